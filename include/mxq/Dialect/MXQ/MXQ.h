@@ -1,0 +1,53 @@
+//===- MXQ.h - the mxq dialect -----------------------------------*- C++ -*-===//
+#ifndef MXQ_DIALECT_MXQ_MXQ_H
+#define MXQ_DIALECT_MXQ_MXQ_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "mxq/Support/Formats.h"
+
+#include "mxq/Dialect/MXQ/MXQDialect.h.inc"
+#include "mxq/Dialect/MXQ/MXQEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "mxq/Dialect/MXQ/MXQAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "mxq/Dialect/MXQ/MXQOps.h.inc"
+
+namespace mlir::mxq {
+
+/// The element format of an MX code type, or nothing if `type` is not one.
+std::optional<::mxq::ElementFormat> getElementFormat(Type type);
+
+/// The MLIR type of an element format.
+Type getElementType(MLIRContext *ctx, ::mxq::ElementFormat format);
+
+/// Conversions between the dialect's enum attributes and the plain enums of
+/// the shared support library (same values, checked at compile time).
+inline ::mxq::ScaleAlgorithm toSupport(ScaleAlgorithm v) {
+  return static_cast<::mxq::ScaleAlgorithm>(v);
+}
+inline ::mxq::InfPolicy toSupport(InfPolicy v) {
+  return static_cast<::mxq::InfPolicy>(v);
+}
+inline ::mxq::Rounding toSupport(Rounding v) {
+  return static_cast<::mxq::Rounding>(v);
+}
+inline ::mxq::NanElement toSupport(NanElement v) {
+  return static_cast<::mxq::NanElement>(v);
+}
+inline ::mxq::ScaleLayout toSupport(ScaleLayout v) {
+  return static_cast<::mxq::ScaleLayout>(v);
+}
+
+} // namespace mlir::mxq
+
+#endif // MXQ_DIALECT_MXQ_MXQ_H

@@ -1,0 +1,74 @@
+//===- MXQEnums.td - mxq enum attributes --------------------*- tablegen -*-===//
+#ifndef MXQ_ENUMS_TD
+#define MXQ_ENUMS_TD
+
+include "mxq/Dialect/MXQ/MXQDialect.td"
+include "mlir/IR/EnumAttr.td"
+
+def MXQ_ScaleAlgorithm : I32EnumAttr<"ScaleAlgorithm",
+    "how the E8M0 block scale is derived from the block's absolute maximum", [
+  I32EnumAttrCase<"floor", 0>,   // OCP MX v1.0, PyPTO ROUND_DOWN, CANN scaleAlg 0
+  I32EnumAttrCase<"rceil", 1>,   // PyTorch MXFP_E8M0_RU, PyPTO ROUND_UP, cuBLAS
+  I32EnumAttrCase<"ceil", 2>,    // torchao CEIL
+  I32EnumAttrCase<"even", 3>,    // torchao EVEN
+]> {
+  let cppNamespace = "::mlir::mxq";
+  let genSpecializedAttr = 0;
+}
+def MXQ_ScaleAlgorithmAttr : EnumAttr<MXQ_Dialect, MXQ_ScaleAlgorithm,
+                                      "scale_algorithm"> {
+  let assemblyFormat = "$value";
+}
+
+def MXQ_InfPolicy : I32EnumAttr<"InfPolicy",
+    "which scale byte a block holding an infinity (and no NaN) gets", [
+  I32EnumAttrCase<"nan", 0>,       // 0xFF: PyTorch, CANN, OCP reference
+  I32EnumAttrCase<"saturate", 1>,  // 0xFE: PyPTO NV, TransformerEngine
+  I32EnumAttrCase<"exponent", 2>,  // the floor exponent path: PyPTO OCP
+]> {
+  let cppNamespace = "::mlir::mxq";
+  let genSpecializedAttr = 0;
+}
+def MXQ_InfPolicyAttr : EnumAttr<MXQ_Dialect, MXQ_InfPolicy, "inf_policy"> {
+  let assemblyFormat = "$value";
+}
+
+def MXQ_Rounding : I32EnumAttr<"Rounding",
+    "how a scaled element is rounded onto the element grid", [
+  I32EnumAttrCase<"rne", 0>,    // nearest, ties to even (CANN "rint")
+  I32EnumAttrCase<"away", 1>,   // nearest, ties away from zero (CANN "round")
+  I32EnumAttrCase<"floor", 2>,  // toward negative infinity (CANN "floor")
+]> {
+  let cppNamespace = "::mlir::mxq";
+  let genSpecializedAttr = 0;
+}
+def MXQ_RoundingAttr : EnumAttr<MXQ_Dialect, MXQ_Rounding, "rounding"> {
+  let assemblyFormat = "$value";
+}
+
+def MXQ_NanElement : I32EnumAttr<"NanElement",
+    "the code a NaN element gets in a format that has no NaN (FP6, FP4)", [
+  I32EnumAttrCase<"max", 0>,   // +max (FP4 0x7): Ascend encoders
+  I32EnumAttrCase<"zero", 1>,  // +0: CANN golden (nan_to_num)
+]> {
+  let cppNamespace = "::mlir::mxq";
+  let genSpecializedAttr = 0;
+}
+def MXQ_NanElementAttr : EnumAttr<MXQ_Dialect, MXQ_NanElement, "nan_element"> {
+  let assemblyFormat = "$value";
+}
+
+def MXQ_ScaleLayout : I32EnumAttr<"ScaleLayout",
+    "how the grid of block scales is laid out in the scale tensor", [
+  I32EnumAttrCase<"linear", 0>,
+  I32EnumAttrCase<"swizzle_32_4_4", 1>,
+  I32EnumAttrCase<"pairs", 2>,
+]> {
+  let cppNamespace = "::mlir::mxq";
+  let genSpecializedAttr = 0;
+}
+def MXQ_ScaleLayoutAttr : EnumAttr<MXQ_Dialect, MXQ_ScaleLayout, "scale_layout"> {
+  let assemblyFormat = "$value";
+}
+
+#endif // MXQ_ENUMS_TD

@@ -1,0 +1,335 @@
+//===- MXQOps.td - mxq operations ---------------------------*- tablegen -*-===//
+//
+// Every op states its constraints as (C1), (C2), ... in its description; the
+// verifier's messages and test/Dialect/MXQ/invalid.mlir use the same ids.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MXQ_OPS_TD
+#define MXQ_OPS_TD
+
+include "mxq/Dialect/MXQ/MXQDialect.td"
+include "mxq/Dialect/MXQ/MXQEnums.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def MXQ_SourceFloat : AnyTypeOf<[F16, BF16, F32]>;
+def MXQ_SourceTensor : RankedTensorOf<[F16, BF16, F32]>;
+def MXQ_B16Tensor : RankedTensorOf<[F16, BF16]>;
+def MXQ_ElementFloat : AnyTypeOf<[F8E4M3FN, F8E5M2, F6E2M3FN, F6E3M2FN, F4E2M1FN]>;
+def MXQ_CodeTensor : RankedTensorOf<[F8E4M3FN, F8E5M2, F6E2M3FN, F6E3M2FN,
+                                     F4E2M1FN]>;
+def MXQ_FP4Tensor : RankedTensorOf<[F4E2M1FN]>;
+def MXQ_ScaleTensor : RankedTensorOf<[F8E8M0FNU]>;
+def MXQ_F32Tensor : RankedTensorOf<[F32]>;
+def MXQ_F32Vector : 1DTensorOf<[F32]>;
+
+class MXQ_Op<string mnemonic, list<Trait> traits = []>
+    : Op<MXQ_Dialect, mnemonic, traits # [
+        Pure,
+        DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
+                                  ["reifyResultShapes"]>]>;
+
+//===----------------------------------------------------------------------===//
+// quantize
+//===----------------------------------------------------------------------===//
+
+def MXQ_QuantizeOp : MXQ_Op<"quantize"> {
+  let summary = "MX block quantization along one axis";
+  let description = [{
+    Splits `input` into blocks of `block_size` consecutive elements along
+    `axis`, gives every block one E8M0 scale byte `s` and every element the
+    code `encode(fl32(x * 2^(127 - s)))` of the element format named by the
+    element type of `codes`.
+
+    * `scale_algorithm`: `floor` (OCP MX, PyPTO `ROUND_DOWN`, CANN scaleAlg 0),
+      `rceil` (PyTorch `MXFP_E8M0_RU`, PyPTO `ROUND_UP`, cuBLAS), `ceil`, `even`
+      (torchao). `rceil` computes `d = fl32(amax * fl32(1/max))` (the fp32
+      multiply of every kernel) and rounds `d` up to a power of two.
+    * `inf_policy` (default `nan`): the scale of a block holding an infinity
+      and no NaN: `nan` gives 0xFF (PyTorch, CANN, OCP reference), `saturate`
+      gives 0xFE (PyPTO NV, TransformerEngine), `exponent` lets the infinity
+      follow the `floor` exponent path (PyPTO OCP: 247 for E4M3, 253 for E2M1).
+      A block holding a NaN always gets 0xFF; its codes are NaN.
+    * `rounding` (default `rne`): element rounding, with saturation to the
+      largest finite value in every mode. `away` and `floor` (CANN `round`,
+      `floor`) exist for `f4E2M1FN` only.
+    * `nan_element` (default `max`): the code a NaN element gets in a format
+      without NaN (FP6, FP4): `max` (+max, Ascend) or `zero` (CANN golden).
+    * `scale_layout`: `linear` (the grid with `axis` divided into blocks),
+      `swizzle_32_4_4` (cuBLAS 1D block-scaling layout over the last two axes,
+      rows padded to 128 and scale columns to 4, padding bytes 0x00, shape
+      `[batch..., 512 * ceil(R/128) * ceil(C/4)]`), `pairs` (Ascend: `axis`
+      becomes `ceil(nblocks/2)` and a trailing axis of 2 holds blocks `2g` and
+      `2g+1`; an odd last block is paired with the byte 0x00).
+
+    A dimension that is not a multiple of `block_size` ends in a partial block
+    whose scale is computed from the elements that exist (the same as padding
+    with zeros).
+
+    Constraints:
+    (C1) `0 <= axis < rank(input)`.
+    (C2) `block_size` is a positive multiple of 32, at most 1024.
+    (C3) `codes` has the shape of `input`.
+    (C4) `scales` has the shape that `scale_layout` gives for `input`.
+    (C5) `swizzle_32_4_4` needs rank >= 2 and `axis` one of the last two axes.
+    (C6) `inf_policy = exponent` needs `scale_algorithm = floor`.
+    (C7) `rounding` other than `rne` needs `f4E2M1FN` codes.
+    (C8) `nan_element = zero` needs a format without NaN (FP6, FP4).
+
+    Example (PyTorch `quantize_tensor`, `MXFP_E8M0_RU`):
+
+    ```mlir
+    %q, %s = mxq.quantize %x axis = 1 scale = rceil layout = linear
+        : tensor<?x?xbf16> -> tensor<?x?xf8E4M3FN>, tensor<?x?xf8E8M0FNU>
+    ```
+  }];
+  let arguments = (ins
+    MXQ_SourceTensor:$input,
+    I64Attr:$axis,
+    DefaultValuedAttr<I64Attr, "32">:$block_size,
+    MXQ_ScaleAlgorithmAttr:$scale_algorithm,
+    DefaultValuedAttr<MXQ_InfPolicyAttr, "InfPolicy::nan">:$inf_policy,
+    DefaultValuedAttr<MXQ_RoundingAttr, "Rounding::rne">:$rounding,
+    DefaultValuedAttr<MXQ_NanElementAttr, "NanElement::max">:$nan_element,
+    DefaultValuedAttr<MXQ_ScaleLayoutAttr, "ScaleLayout::linear">:$scale_layout
+  );
+  let results = (outs MXQ_CodeTensor:$codes, MXQ_ScaleTensor:$scales);
+  let assemblyFormat = [{
+    $input `axis` `=` $axis (`block` `=` $block_size^)?
+    `scale` `=` `` $scale_algorithm (`inf` `=` `` $inf_policy^)?
+    (`rounding` `=` `` $rounding^)? (`nan_element` `=` `` $nan_element^)?
+    (`layout` `=` `` $scale_layout^)?
+    attr-dict `:` type($input) `->` type($codes) `,` type($scales)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// dequantize
+//===----------------------------------------------------------------------===//
+
+def MXQ_DequantizeOp : MXQ_Op<"dequantize"> {
+  let summary = "the value of MX codes and scales";
+  let description = [{
+    The inverse of `mxq.quantize`: every element becomes
+    `decode(code) * 2^(s - 127)` computed in fp32 (NaN where `s = 0xFF` or the
+    code is NaN), rounded to nearest even to the result type.
+
+    Constraints:
+    (C1) `0 <= axis < rank(codes)`.
+    (C2) `block_size` is a positive multiple of 32, at most 1024.
+    (C3) `result` has the shape of `codes`.
+    (C4) `scales` has the shape that `scale_layout` gives for `codes`.
+    (C5) `swizzle_32_4_4` needs rank >= 2 and `axis` one of the last two axes.
+
+    ```mlir
+    %y = mxq.dequantize %q, %s axis = 1
+        : tensor<?x?xf8E4M3FN>, tensor<?x?xf8E8M0FNU> -> tensor<?x?xf32>
+    ```
+  }];
+  let arguments = (ins
+    MXQ_CodeTensor:$codes,
+    MXQ_ScaleTensor:$scales,
+    I64Attr:$axis,
+    DefaultValuedAttr<I64Attr, "32">:$block_size,
+    DefaultValuedAttr<MXQ_ScaleLayoutAttr, "ScaleLayout::linear">:$scale_layout
+  );
+  let results = (outs MXQ_SourceTensor:$result);
+  let assemblyFormat = [{
+    $codes `,` $scales `axis` `=` $axis (`block` `=` $block_size^)?
+    (`layout` `=` `` $scale_layout^)?
+    attr-dict `:` type($codes) `,` type($scales) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// dual_quantize
+//===----------------------------------------------------------------------===//
+
+def MXQ_DualQuantizeOp : MXQ_Op<"dual_quantize"> {
+  let summary = "row-wise and column-wise MX quantization from one read";
+  let description = [{
+    PyTorch `quantize_tensor_dual(x, dim=(-2,-1))`. For an input `[B..., M, K]`
+    (rank 2 or 3) the results are exactly
+
+    * `codes0, scales0 = quantize(x, axis = -1, swizzle_32_4_4)`: codes
+      `[B..., M, K]`;
+    * `codes1, scales1 = quantize(transpose(x), axis = -1, swizzle_32_4_4)`:
+      codes stored `[B..., K, M]` (the column-wise codes, transposed);
+
+    both with blocks of 32 and scales of `512 * ceil(M/128) * ceil(K/128)`
+    bytes per batch. The attributes mean what they mean on `mxq.quantize`.
+
+    Constraints:
+    (C1) `input` has rank 2 or 3.
+    (C2) `codes0` is `[B..., M, K]`, `codes1` is `[B..., K, M]`, both of one
+         element type.
+    (C3) `scales0` and `scales1` are `[B..., L]`, `L = 512*ceil(M/128)*ceil(K/128)`.
+    (C4) - (C6): (C6) - (C8) of `mxq.quantize`.
+
+    ```mlir
+    %q0, %s0, %q1, %s1 = mxq.dual_quantize %x scale = rceil
+        : tensor<256x512xbf16> -> tensor<256x512xf8E4M3FN>, tensor<4096xf8E8M0FNU>,
+                                  tensor<512x256xf8E4M3FN>, tensor<4096xf8E8M0FNU>
+    ```
+  }];
+  let arguments = (ins
+    MXQ_SourceTensor:$input,
+    MXQ_ScaleAlgorithmAttr:$scale_algorithm,
+    DefaultValuedAttr<MXQ_InfPolicyAttr, "InfPolicy::nan">:$inf_policy,
+    DefaultValuedAttr<MXQ_RoundingAttr, "Rounding::rne">:$rounding,
+    DefaultValuedAttr<MXQ_NanElementAttr, "NanElement::max">:$nan_element
+  );
+  let results = (outs MXQ_CodeTensor:$codes0, MXQ_ScaleTensor:$scales0,
+                      MXQ_CodeTensor:$codes1, MXQ_ScaleTensor:$scales1);
+  let assemblyFormat = [{
+    $input `scale` `=` `` $scale_algorithm (`inf` `=` `` $inf_policy^)?
+    (`rounding` `=` `` $rounding^)? (`nan_element` `=` `` $nan_element^)?
+    attr-dict `:` type($input) `->` type($codes0) `,` type($scales0) `,`
+                  type($codes1) `,` type($scales1)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// two_level_quantize
+//===----------------------------------------------------------------------===//
+
+def MXQ_TwoLevelQuantizeOp : MXQ_Op<"two_level_quantize"> {
+  let summary = "CANN DynamicDualLevelMxQuant: fp32 scale per 512, E8M0 per 32, FP4";
+  let description = [{
+    Quantizes the last axis of `input` (f16 or bf16) in two levels, exactly as
+    the CANN kernel `DynamicDualLevelMxQuant` does:
+
+    1. with `smooth`: `x = x * smooth` in the input type;
+    2. per 512 elements: `l0 = fl32(amax * fl32(1/6))` where the absolute
+       maximum ignores Inf and NaN; `l0` below 2^-126 becomes 0;
+    3. `t = x` where `x == 0`, else `t = round_to_input_type(fl32(x) / l0)`;
+    4. per 32 elements of `t`: the E8M0 byte is the OCP `floor` scale of the
+       largest bf16 exponent field `e` (0xFF if any `t` is Inf or NaN, 0 if
+       `e <= 2`, else `e - 2`), with multiplier `2^(127 - byte)` (0 when `e`
+       is 0, NaN for 0xFF);
+    5. `y = e2m1(fl32(t * multiplier))` with `rounding` and saturation to ±6;
+       a NaN gets the `nan_element` code.
+
+    Results: `y` (shape of `input`), `level0_scales` `[..., ceil(n/512)]`,
+    `level1_scales` `[..., ceil(n/64), 2]` (pairs, odd tail padded with 0x00).
+
+    Constraints:
+    (C1) `input` has rank >= 1 and an even last dimension.
+    (C2) `smooth`, if present, is 1-D of length `n` with the element type of
+         `input`.
+    (C3) `y` has the shape of `input`.
+    (C4) `level0_scales` is `[..., ceil(n/512)]`.
+    (C5) `level1_scales` is `[..., ceil(n/64), 2]`.
+
+    ```mlir
+    %y, %l0, %l1 = mxq.two_level_quantize %x rounding = floor
+        : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+    ```
+  }];
+  let arguments = (ins
+    MXQ_B16Tensor:$input,
+    Optional<MXQ_B16Tensor>:$smooth,
+    DefaultValuedAttr<MXQ_RoundingAttr, "Rounding::rne">:$rounding,
+    DefaultValuedAttr<MXQ_NanElementAttr, "NanElement::max">:$nan_element
+  );
+  let results = (outs MXQ_FP4Tensor:$y, MXQ_F32Tensor:$level0_scales,
+                      MXQ_ScaleTensor:$level1_scales);
+  let assemblyFormat = [{
+    $input (`smooth` $smooth^)? (`rounding` `=` `` $rounding^)?
+    (`nan_element` `=` `` $nan_element^)?
+    attr-dict `:` type($input) (`,` type($smooth)^)? `->` type($y) `,`
+                  type($level0_scales) `,` type($level1_scales)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// fake_quant and its gradient
+//===----------------------------------------------------------------------===//
+
+def MXQ_FakeQuantOp : MXQ_Op<"fake_quant",
+                             [AllTypesMatch<["input", "result"]>]> {
+  let summary = "FP8 quantize-dequantize (OwLite fake_fp8_quantize)";
+  let description = [{
+    `result = (fp8(clip(x / step + zp, quant_min, quant_max)) - zp) * step`,
+    computed in fp32 (true division, RNE onto the `format` grid with
+    saturation), rounded to nearest even to the type of `input`.
+    `step_size` and `zero_point` are per tensor (`tensor<1xf32>`) or, with
+    `axis`, per channel along `axis`. NaN stays NaN; ±Inf clips to
+    `quant_min/max * step`. The op has no folder: its purpose is the rounding.
+
+    Constraints:
+    (C1) `format` is `f8E4M3FN` or `f8E5M2`.
+    (C2) `quant_min < quant_max`, both finite and within the range of `format`.
+    (C3) without `axis`, `step_size` and `zero_point` are `tensor<1xf32>`.
+    (C4) with `axis`, `0 <= axis < rank(input)` and both have the size of
+         that axis.
+
+    ```mlir
+    %y = mxq.fake_quant %x, %s, %z format = f8E4M3FN quant_min = -448.0
+        quant_max = 448.0 : tensor<?x?xf32>, tensor<1xf32>, tensor<1xf32>
+    ```
+  }];
+  let arguments = (ins
+    MXQ_SourceTensor:$input,
+    MXQ_F32Vector:$step_size,
+    MXQ_F32Vector:$zero_point,
+    TypeAttrOf<AnyType>:$format,
+    F32Attr:$quant_min,
+    F32Attr:$quant_max,
+    OptionalAttr<I64Attr>:$axis
+  );
+  let results = (outs MXQ_SourceTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $step_size `,` $zero_point `format` `=` $format
+    `quant_min` `=` $quant_min `quant_max` `=` $quant_max
+    (`axis` `=` $axis^)? attr-dict
+    `:` type($input) `,` type($step_size) `,` type($zero_point)
+  }];
+  let hasVerifier = 1;
+}
+
+def MXQ_FakeQuantGradOp : MXQ_Op<"fake_quant_grad",
+    [AllTypesMatch<["grad", "input", "result"]>]> {
+  let summary = "straight-through gradient of mxq.fake_quant";
+  let description = [{
+    `result = grad` where `quant_min * step <= x <= quant_max * step` (bounds
+    computed in fp32), else 0: the straight-through estimator OwLite intends.
+    OwLite 2.5.0 overwrites its upper bound with its lower bound, which zeroes
+    almost every gradient; mxq implements the intended rule (see
+    `docs/Rationale.md`). NaN inputs get a zero gradient.
+
+    Constraints: (C1) - (C4) of `mxq.fake_quant`, without `format`.
+
+    ```mlir
+    %gx = mxq.fake_quant_grad %g, %x, %s quant_min = -448.0 quant_max = 448.0
+        : tensor<?x?xf32>, tensor<1xf32>
+    ```
+  }];
+  let arguments = (ins
+    MXQ_SourceTensor:$grad,
+    MXQ_SourceTensor:$input,
+    MXQ_F32Vector:$step_size,
+    F32Attr:$quant_min,
+    F32Attr:$quant_max,
+    OptionalAttr<I64Attr>:$axis
+  );
+  let results = (outs MXQ_SourceTensor:$result);
+  let assemblyFormat = [{
+    $grad `,` $input `,` $step_size
+    `quant_min` `=` $quant_min `quant_max` `=` $quant_max
+    (`axis` `=` $axis^)? attr-dict `:` type($input) `,` type($step_size)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // MXQ_OPS_TD

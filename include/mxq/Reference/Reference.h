@@ -1,0 +1,145 @@
+//===- Reference.h - the executable semantics of every mxq op ----*- C++ -*-===//
+//
+// A plain C++ implementation of every mxq op on buffers, written for clarity,
+// not speed. It is the oracle: every lowering (CPU, GPU, Ascend-like) is
+// compared against it bit for bit. The rules follow
+// shared/docs/mx-semantics.md; docs/Rationale.md says where mxq had to choose.
+//
+// Values travel as fp32: f16 and bf16 inputs are widened exactly, and results
+// of those types are rounded with roundToSource(). Codes travel unpacked, one
+// code per byte (the low bits); packFP4() gives the two-per-byte storage.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MXQ_REFERENCE_REFERENCE_H
+#define MXQ_REFERENCE_REFERENCE_H
+
+#include "mxq/Support/Formats.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace mxq::ref {
+
+using Shape = std::vector<int64_t>;
+
+int64_t numElements(const Shape &shape);
+
+//===----------------------------------------------------------------------===//
+// Scalars
+//===----------------------------------------------------------------------===//
+
+uint32_t bitsOf(float v);
+float fromBits(uint32_t bits);
+
+/// Round a real (given as fp32) to the nearest f16 / bf16, ties to even;
+/// overflow gives infinity. Returns the bit pattern.
+uint16_t toF16Bits(float v);
+uint16_t toBF16Bits(float v);
+float fromF16Bits(uint16_t bits);
+float fromBF16Bits(uint16_t bits);
+/// Rounds to `type` and widens back (identity for F32).
+float roundToSource(SourceType type, float v);
+
+/// The code of `v` in `format`: rounded with `rounding`, saturated to the
+/// largest finite value (infinities too), NaN to the format's NaN or, where it
+/// has none, to `nanElement`. The sign of zero is kept.
+uint8_t encodeElement(float v, ElementFormat format,
+                      Rounding rounding = Rounding::RNE,
+                      NanElement nanElement = NanElement::Max);
+/// The value of a code (NaN codes give NaN, E5M2 infinities infinity).
+float decodeElement(uint8_t code, ElementFormat format);
+
+/// The E8M0 scale byte of a block whose absolute maximum is `amax` (NaN if
+/// the block holds a NaN).
+uint8_t scaleByte(float amax, ScaleAlgorithm algorithm, InfPolicy inf,
+                  ElementFormat format);
+/// The round-up E8M0 byte of a positive fp32 `d` (PyTorch MXFP_E8M0_RU, no
+/// saturation): Inf and NaN give 0xFF, byte 0 is 2^-127.
+uint8_t rceilE8M0(float d);
+/// 2^(127 - s) as fp32 (exact; 2^-127 is subnormal), NaN for 0xFF.
+float scaleMultiplier(uint8_t s);
+/// 2^(s - 127) as fp32, NaN for 0xFF.
+float scaleValue(uint8_t s);
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+struct QuantizeOptions {
+  int64_t axis = 0;
+  int64_t blockSize = 32;
+  ElementFormat format = ElementFormat::E4M3FN;
+  ScaleAlgorithm algorithm = ScaleAlgorithm::RCeil;
+  InfPolicy inf = InfPolicy::NaN;
+  Rounding rounding = Rounding::RNE;
+  NanElement nanElement = NanElement::Max;
+  ScaleLayout layout = ScaleLayout::Linear;
+};
+
+struct Quantized {
+  std::vector<uint8_t> codes; ///< One code per element, shape of the input.
+  Shape codesShape;
+  std::vector<uint8_t> scales; ///< E8M0 bytes in the requested layout.
+  Shape scalesShape;
+};
+
+/// mxq.quantize. `x` holds numElements(shape) values in row-major order.
+Quantized quantize(const std::vector<float> &x, const Shape &shape,
+                   const QuantizeOptions &options);
+
+/// mxq.dequantize: fp32 values (round with roundToSource for f16/bf16).
+std::vector<float> dequantize(const std::vector<uint8_t> &codes,
+                              const Shape &shape,
+                              const std::vector<uint8_t> &scales, int64_t axis,
+                              int64_t blockSize, ScaleLayout layout,
+                              ElementFormat format);
+
+struct DualQuantized {
+  Quantized rows;    ///< codes [B..., M, K], swizzled scales.
+  Quantized columns; ///< codes [B..., K, M], swizzled scales.
+};
+/// mxq.dual_quantize (options.axis, blockSize and layout are ignored).
+DualQuantized dualQuantize(const std::vector<float> &x, const Shape &shape,
+                           const QuantizeOptions &options);
+
+struct TwoLevelQuantized {
+  std::vector<uint8_t> codes; ///< FP4 codes, shape of the input.
+  std::vector<float> level0;  ///< [..., ceil(n/512)]
+  Shape level0Shape;
+  std::vector<uint8_t> level1; ///< [..., ceil(n/64), 2]
+  Shape level1Shape;
+};
+/// mxq.two_level_quantize; `type` is F16 or BF16, `x` (and `smooth`) hold
+/// values of that type.
+TwoLevelQuantized twoLevelQuantize(const std::vector<float> &x,
+                                   const Shape &shape, SourceType type,
+                                   const std::vector<float> *smooth,
+                                   Rounding rounding, NanElement nanElement);
+
+/// mxq.fake_quant; `step` and `zeroPoint` have one element, or one per index
+/// of `axis`.
+std::vector<float> fakeQuant(const std::vector<float> &x, const Shape &shape,
+                             SourceType type, const std::vector<float> &step,
+                             const std::vector<float> &zeroPoint,
+                             ElementFormat format, float quantMin,
+                             float quantMax, std::optional<int64_t> axis);
+
+/// mxq.fake_quant_grad.
+std::vector<float> fakeQuantGrad(const std::vector<float> &grad,
+                                 const std::vector<float> &x,
+                                 const Shape &shape,
+                                 const std::vector<float> &step, float quantMin,
+                                 float quantMax, std::optional<int64_t> axis);
+
+/// FP4 storage: two codes per byte along the last axis, element 2i in the low
+/// nibble; the last dimension becomes ceil(n/2) (an odd tail's high nibble is
+/// 0).
+std::vector<uint8_t> packFP4(const std::vector<uint8_t> &codes,
+                             const Shape &shape);
+std::vector<uint8_t> unpackFP4(const std::vector<uint8_t> &packed,
+                               const Shape &shape);
+
+} // namespace mxq::ref
+
+#endif // MXQ_REFERENCE_REFERENCE_H

@@ -1,0 +1,71 @@
+//===- Formats.h - MX element and scale formats, one table ------*- C++ -*-===//
+//
+// The single description of every element format mxq knows. The dialect's
+// verifiers, the reference and the numerics expansion all read this table;
+// nothing else spells out a bias, a maximum or a NaN code.
+//
+// This header depends on nothing but the C++ standard library so that the
+// reference stays a plain C++ library.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MXQ_SUPPORT_FORMATS_H
+#define MXQ_SUPPORT_FORMATS_H
+
+#include <cstdint>
+
+namespace mxq {
+
+/// Element formats of MX codes. The enumerator order is part of the C API.
+enum class ElementFormat : uint8_t { E4M3FN, E5M2, E2M3FN, E3M2FN, E2M1FN };
+
+/// Scale algorithms; values match the `ScaleAlgorithm` enum attribute.
+enum class ScaleAlgorithm : uint32_t { Floor = 0, RCeil = 1, Ceil = 2, Even = 3 };
+/// Scale byte of a block holding an infinity and no NaN; values match
+/// `InfPolicy`.
+enum class InfPolicy : uint32_t { NaN = 0, Saturate = 1, Exponent = 2 };
+/// Element rounding; values match `Rounding`.
+enum class Rounding : uint32_t { RNE = 0, Away = 1, Floor = 2 };
+/// Code of a NaN element in a format without NaN; values match `NanElement`.
+enum class NanElement : uint32_t { Max = 0, Zero = 1 };
+/// Scale layouts; values match `ScaleLayout`.
+enum class ScaleLayout : uint32_t { Linear = 0, Swizzle32x4x4 = 1, Pairs = 2 };
+/// Source (wide) float types.
+enum class SourceType : uint8_t { F32, F16, BF16 };
+
+struct FormatInfo {
+  const char *name;  ///< MLIR spelling of the type.
+  unsigned bits;     ///< Storage bits of one code (sign included).
+  unsigned ebits;    ///< Exponent bits.
+  unsigned mbits;    ///< Mantissa bits.
+  int bias;          ///< Exponent bias; the smallest normal is 2^(1-bias).
+  int emax;          ///< Exponent of the largest power of two <= maxFinite.
+  float maxFinite;   ///< Largest finite value.
+  uint8_t maxCode;   ///< Code of +maxFinite.
+  bool hasNaN;       ///< The format encodes NaN ...
+  uint8_t nanCode;   ///< ... as this (positive, canonical) code.
+  bool hasInf;       ///< The format encodes infinities (E5M2).
+  int emin() const { return 1 - bias; }
+  uint8_t signBit() const { return uint8_t(1u << (bits - 1)); }
+};
+
+inline const FormatInfo &formatInfo(ElementFormat f) {
+  static const FormatInfo table[] = {
+      {"f8E4M3FN", 8, 4, 3, 7, 8, 448.0f, 0x7E, true, 0x7F, false},
+      {"f8E5M2", 8, 5, 2, 15, 15, 57344.0f, 0x7B, true, 0x7F, true},
+      {"f6E2M3FN", 6, 2, 3, 1, 2, 7.5f, 0x1F, false, 0, false},
+      {"f6E3M2FN", 6, 3, 2, 3, 4, 28.0f, 0x1F, false, 0, false},
+      {"f4E2M1FN", 4, 2, 1, 1, 2, 6.0f, 0x7, false, 0, false},
+  };
+  return table[static_cast<unsigned>(f)];
+}
+
+/// The byte of the E8M0 NaN.
+constexpr uint8_t kScaleNaN = 0xFF;
+/// The largest finite E8M0 byte (2^127).
+constexpr uint8_t kScaleMax = 0xFE;
+/// Padding byte of swizzled and paired scale layouts (2^-127).
+constexpr uint8_t kScalePad = 0x00;
+
+} // namespace mxq
+
+#endif // MXQ_SUPPORT_FORMATS_H

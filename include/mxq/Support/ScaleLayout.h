@@ -1,0 +1,90 @@
+//===- ScaleLayout.h - where each block scale lives ---------------*- C++ -*-===//
+//
+// The shape and offset rules of every scale layout, in one place: the
+// verifiers, the reference and the layout-materialisation lowering use these.
+// Plain C++ (no MLIR) so that the reference can use it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MXQ_SUPPORT_SCALELAYOUT_H
+#define MXQ_SUPPORT_SCALELAYOUT_H
+
+#include "mxq/Support/Formats.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace mxq {
+
+/// A dimension whose size is unknown (same value as MLIR's
+/// ShapedType::kDynamic).
+constexpr int64_t kDynamicDim = std::numeric_limits<int64_t>::min();
+
+inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// Swizzle tiles: 128 rows x 4 scale columns, 512 bytes, stored (32, 4, 4).
+constexpr int64_t kSwizzleTileRows = 128;
+constexpr int64_t kSwizzleTileCols = 4;
+constexpr int64_t kSwizzleTileBytes = 512;
+
+/// Bytes of one swizzled scale grid of R rows and C scale columns.
+inline int64_t swizzleBytes(int64_t rows, int64_t cols) {
+  return kSwizzleTileBytes * ceilDiv(rows, kSwizzleTileRows) *
+         ceilDiv(cols, kSwizzleTileCols);
+}
+
+/// Offset of the scale S[r, c] in a swizzled grid with C scale columns
+/// (cuBLAS "1D block scaling factors layout").
+inline int64_t swizzleOffset(int64_t r, int64_t c, int64_t cols) {
+  int64_t tilesPerBand = ceilDiv(cols, kSwizzleTileCols);
+  int64_t tile = (r / kSwizzleTileRows) * tilesPerBand + c / kSwizzleTileCols;
+  return kSwizzleTileBytes * tile + (r % 32) * 16 + ((r % 128) / 32) * 4 +
+         (c % 4);
+}
+
+/// Computes the shape of the scales that `layout` gives for an input of
+/// `shape` quantized in blocks of `block` along `axis`. Unknown dimensions are
+/// kDynamicDim and make the dimensions derived from them unknown. Returns
+/// false and sets `error` (a sentence) when the layout cannot hold the input.
+inline bool scaleShape(const std::vector<int64_t> &shape, int64_t axis,
+                       int64_t block, ScaleLayout layout,
+                       std::vector<int64_t> &result, std::string &error) {
+  int64_t rank = static_cast<int64_t>(shape.size());
+  auto cdiv = [](int64_t a, int64_t b) {
+    return a == kDynamicDim ? kDynamicDim : ceilDiv(a, b);
+  };
+  result.clear();
+  switch (layout) {
+  case ScaleLayout::Linear:
+    result = shape;
+    result[axis] = cdiv(shape[axis], block);
+    return true;
+  case ScaleLayout::Pairs:
+    result = shape;
+    result[axis] = cdiv(cdiv(shape[axis], block), 2);
+    result.push_back(2);
+    return true;
+  case ScaleLayout::Swizzle32x4x4: {
+    if (rank < 2 || axis < rank - 2) {
+      error = "scale layout swizzle_32_4_4 lays out the last two axes, so it "
+              "needs an input of rank 2 or more quantized along one of them";
+      return false;
+    }
+    int64_t rowDim = axis == rank - 1 ? rank - 2 : rank - 1;
+    result.assign(shape.begin(), shape.end() - 2);
+    int64_t rows = shape[rowDim], len = shape[axis];
+    if (rows == kDynamicDim || len == kDynamicDim)
+      result.push_back(kDynamicDim);
+    else
+      result.push_back(swizzleBytes(rows, ceilDiv(len, block)));
+    return true;
+  }
+  }
+  error = "unknown scale layout";
+  return false;
+}
+
+} // namespace mxq
+
+#endif // MXQ_SUPPORT_SCALELAYOUT_H

@@ -1,0 +1,462 @@
+//===- MXQOps.cpp - mxq operations: verifiers and shape reification -------===//
+//
+// Every verifier message is a sentence that says what was expected, what was
+// found, and which constraint (C<n> in the op description) it enforces.
+//
+//===----------------------------------------------------------------------===//
+#include "mxq/Dialect/MXQ/MXQ.h"
+#include "mxq/Support/ScaleLayout.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::mxq;
+
+//===----------------------------------------------------------------------===//
+// Shared verification helpers
+//===----------------------------------------------------------------------===//
+
+static std::string shapeStr(ArrayRef<int64_t> shape) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "[";
+  llvm::interleaveComma(shape, os, [&](int64_t d) {
+    if (ShapedType::isDynamic(d))
+      os << "?";
+    else
+      os << d;
+  });
+  os << "]";
+  return s;
+}
+
+/// Two shapes agree where both are known.
+static bool compatible(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  if (a.size() != b.size())
+    return false;
+  for (auto [x, y] : llvm::zip(a, b))
+    if (!ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) && x != y)
+      return false;
+  return true;
+}
+
+static std::string typeStr(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
+/// A float as a person writes it (448, not 4.480000e+02).
+static std::string num(float v) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format("%g", static_cast<double>(v));
+  return s;
+}
+
+static LogicalResult verifyAxis(Operation *op, int64_t axis, int64_t rank,
+                                StringRef operand) {
+  if (axis < 0 || axis >= rank)
+    return op->emitOpError() << "expects 0 <= axis < " << rank << " for the "
+                             << rank << "-d " << operand << ", but axis is "
+                             << axis << " (C1)";
+  return success();
+}
+
+static LogicalResult verifyBlockSize(Operation *op, int64_t block) {
+  if (block <= 0 || block % 32 != 0 || block > 1024)
+    return op->emitOpError()
+           << "expects block_size to be a positive multiple of 32 no larger "
+              "than 1024, but it is "
+           << block << " (C2)";
+  return success();
+}
+
+static LogicalResult verifySameShape(Operation *op, RankedTensorType expected,
+                                     RankedTensorType found, StringRef what,
+                                     StringRef of, StringRef id) {
+  if (!compatible(expected.getShape(), found.getShape()))
+    return op->emitOpError()
+           << "expects " << what << " to have the shape of " << of << ", "
+           << shapeStr(expected.getShape()) << ", but found "
+           << shapeStr(found.getShape()) << " (" << id << ")";
+  return success();
+}
+
+/// Checks that `scales` has the shape `layout` gives for `data`.
+static LogicalResult verifyScaleShape(Operation *op, ArrayRef<int64_t> data,
+                                      int64_t axis, int64_t block,
+                                      ScaleLayout layout,
+                                      RankedTensorType scales,
+                                      StringRef scalesName, StringRef shapeId,
+                                      StringRef layoutId) {
+  std::vector<int64_t> expected;
+  std::string error;
+  if (!::mxq::scaleShape(std::vector<int64_t>(data.begin(), data.end()), axis,
+                         block, toSupport(layout), expected, error))
+    return op->emitOpError() << error << "; the input has rank " << data.size()
+                             << " and axis is " << axis << " (" << layoutId
+                             << ")";
+  if (!compatible(expected, scales.getShape()))
+    return op->emitOpError()
+           << "expects " << scalesName << " of shape " << shapeStr(expected)
+           << " (scale layout " << stringifyScaleLayout(layout) << ", axis "
+           << axis << ", block " << block << "), but found "
+           << shapeStr(scales.getShape()) << " (" << shapeId << ")";
+  return success();
+}
+
+/// The rules shared by every op that computes E8M0 scales and codes.
+static LogicalResult verifyPolicies(Operation *op, ScaleAlgorithm algorithm,
+                                    InfPolicy inf, Rounding rounding,
+                                    NanElement nanElement, Type codeType,
+                                    StringRef infId, StringRef roundingId,
+                                    StringRef nanId) {
+  if (inf == InfPolicy::exponent && algorithm != ScaleAlgorithm::floor)
+    return op->emitOpError()
+           << "expects scale_algorithm floor with inf_policy exponent (an "
+              "infinity follows the floor exponent path), but scale_algorithm "
+              "is "
+           << stringifyScaleAlgorithm(algorithm) << " (" << infId << ")";
+  auto format = getElementFormat(codeType);
+  if (rounding != Rounding::rne && format != ::mxq::ElementFormat::E2M1FN)
+    return op->emitOpError()
+           << "expects f4E2M1FN codes with rounding "
+           << stringifyRounding(rounding)
+           << " (only the CANN FP4 casts offer it), but the codes are "
+           << typeStr(codeType) << " (" << roundingId << ")";
+  if (nanElement != NanElement::max && format &&
+      ::mxq::formatInfo(*format).hasNaN)
+    return op->emitOpError()
+           << "expects a code format without NaN (FP6 or FP4) with "
+              "nan_element "
+           << stringifyNanElement(nanElement) << ", but "
+           << typeStr(codeType) << " encodes NaN (" << nanId << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shared reification helpers
+//===----------------------------------------------------------------------===//
+
+static OpFoldResult ceilDivBy(OpBuilder &b, Location loc, OpFoldResult v,
+                              int64_t d) {
+  if (auto c = getConstantIntValue(v))
+    return b.getIndexAttr(::mxq::ceilDiv(*c, d));
+  Value divisor = arith::ConstantIndexOp::create(b, loc, d);
+  return arith::CeilDivSIOp::create(b, loc, cast<Value>(v), divisor)
+      .getResult();
+}
+
+static OpFoldResult mulOf(OpBuilder &b, Location loc, OpFoldResult x,
+                          OpFoldResult y) {
+  auto cx = getConstantIntValue(x), cy = getConstantIntValue(y);
+  if (cx && cy)
+    return b.getIndexAttr(*cx * *cy);
+  auto val = [&](OpFoldResult v) -> Value {
+    if (auto c = getConstantIntValue(v))
+      return arith::ConstantIndexOp::create(b, loc, *c);
+    return cast<Value>(v);
+  };
+  return arith::MulIOp::create(b, loc, val(x), val(y)).getResult();
+}
+
+/// The sizes of the scales of `input` (mirrors ::mxq::scaleShape).
+static SmallVector<OpFoldResult> reifyScaleSizes(OpBuilder &b, Location loc,
+                                                 Value input, int64_t axis,
+                                                 int64_t block,
+                                                 ScaleLayout layout) {
+  SmallVector<OpFoldResult> dims = tensor::getMixedSizes(b, loc, input);
+  int64_t rank = dims.size();
+  switch (layout) {
+  case ScaleLayout::linear:
+    dims[axis] = ceilDivBy(b, loc, dims[axis], block);
+    return dims;
+  case ScaleLayout::pairs:
+    dims[axis] = ceilDivBy(b, loc, ceilDivBy(b, loc, dims[axis], block), 2);
+    dims.push_back(b.getIndexAttr(2));
+    return dims;
+  case ScaleLayout::swizzle_32_4_4: {
+    int64_t rowDim = axis == rank - 1 ? rank - 2 : rank - 1;
+    OpFoldResult bands =
+        ceilDivBy(b, loc, dims[rowDim], ::mxq::kSwizzleTileRows);
+    OpFoldResult tiles = ceilDivBy(
+        b, loc, ceilDivBy(b, loc, dims[axis], block), ::mxq::kSwizzleTileCols);
+    OpFoldResult bytes =
+        mulOf(b, loc, b.getIndexAttr(::mxq::kSwizzleTileBytes),
+              mulOf(b, loc, bands, tiles));
+    SmallVector<OpFoldResult> result(dims.begin(), dims.end() - 2);
+    result.push_back(bytes);
+    return result;
+  }
+  }
+  llvm_unreachable("unknown scale layout");
+}
+
+//===----------------------------------------------------------------------===//
+// QuantizeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult QuantizeOp::verify() {
+  auto inputType = getInput().getType();
+  int64_t axis = getAxis();
+  if (failed(verifyAxis(*this, axis, inputType.getRank(), "input")) ||
+      failed(verifyBlockSize(*this, getBlockSize())) ||
+      failed(verifySameShape(*this, inputType, getCodes().getType(),
+                             "the codes", "the input", "C3")) ||
+      failed(verifyScaleShape(*this, inputType.getShape(), axis,
+                              getBlockSize(), getScaleLayout(),
+                              getScales().getType(), "the scales", "C4",
+                              "C5")))
+    return failure();
+  return verifyPolicies(*this, getScaleAlgorithm(), getInfPolicy(),
+                        getRounding(), getNanElement(),
+                        getCodes().getType().getElementType(), "C6", "C7",
+                        "C8");
+}
+
+LogicalResult
+QuantizeOp::reifyResultShapes(OpBuilder &b,
+                              ReifiedRankedShapedTypeDims &shapes) {
+  shapes.push_back(tensor::getMixedSizes(b, getLoc(), getInput()));
+  shapes.push_back(reifyScaleSizes(b, getLoc(), getInput(), getAxis(),
+                                   getBlockSize(), getScaleLayout()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DequantizeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DequantizeOp::verify() {
+  auto codesType = getCodes().getType();
+  int64_t axis = getAxis();
+  if (failed(verifyAxis(*this, axis, codesType.getRank(), "codes")) ||
+      failed(verifyBlockSize(*this, getBlockSize())) ||
+      failed(verifySameShape(*this, codesType, getResult().getType(),
+                             "the result", "the codes", "C3")))
+    return failure();
+  return verifyScaleShape(*this, codesType.getShape(), axis, getBlockSize(),
+                          getScaleLayout(), getScales().getType(),
+                          "the scales", "C4", "C5");
+}
+
+LogicalResult
+DequantizeOp::reifyResultShapes(OpBuilder &b,
+                                ReifiedRankedShapedTypeDims &shapes) {
+  shapes.push_back(tensor::getMixedSizes(b, getLoc(), getCodes()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DualQuantizeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DualQuantizeOp::verify() {
+  auto inputType = getInput().getType();
+  int64_t rank = inputType.getRank();
+  if (rank != 2 && rank != 3)
+    return emitOpError() << "expects an input of rank 2 ([M, K]) or 3 ([B, M, "
+                            "K]), but the input has rank "
+                         << rank << " (C1)";
+  auto codes0 = getCodes0().getType(), codes1 = getCodes1().getType();
+  SmallVector<int64_t> transposed(inputType.getShape());
+  std::swap(transposed[rank - 1], transposed[rank - 2]);
+  if (failed(verifySameShape(*this, inputType, codes0, "codes0", "the input",
+                             "C2")))
+    return failure();
+  if (!compatible(transposed, codes1.getShape()))
+    return emitOpError() << "expects codes1 to have the transposed shape of "
+                            "the input, "
+                         << shapeStr(transposed) << ", but found "
+                         << shapeStr(codes1.getShape()) << " (C2)";
+  if (codes0.getElementType() != codes1.getElementType())
+    return emitOpError() << "expects codes0 and codes1 of one element type, "
+                            "but found "
+                         << typeStr(codes0.getElementType()) << " and "
+                         << typeStr(codes1.getElementType()) << " (C2)";
+  if (failed(verifyScaleShape(*this, inputType.getShape(), rank - 1, 32,
+                              ScaleLayout::swizzle_32_4_4,
+                              getScales0().getType(), "scales0", "C3", "C3")) ||
+      failed(verifyScaleShape(*this, inputType.getShape(), rank - 2, 32,
+                              ScaleLayout::swizzle_32_4_4,
+                              getScales1().getType(), "scales1", "C3", "C3")))
+    return failure();
+  return verifyPolicies(*this, getScaleAlgorithm(), getInfPolicy(),
+                        getRounding(), getNanElement(),
+                        codes0.getElementType(), "C4", "C5", "C6");
+}
+
+LogicalResult
+DualQuantizeOp::reifyResultShapes(OpBuilder &b,
+                                  ReifiedRankedShapedTypeDims &shapes) {
+  Location loc = getLoc();
+  Value input = getInput();
+  int64_t rank = getInput().getType().getRank();
+  SmallVector<OpFoldResult> dims = tensor::getMixedSizes(b, loc, input);
+  SmallVector<OpFoldResult> transposed = dims;
+  std::swap(transposed[rank - 1], transposed[rank - 2]);
+  shapes.push_back(dims);
+  shapes.push_back(reifyScaleSizes(b, loc, input, rank - 1, 32,
+                                   ScaleLayout::swizzle_32_4_4));
+  shapes.push_back(transposed);
+  shapes.push_back(reifyScaleSizes(b, loc, input, rank - 2, 32,
+                                   ScaleLayout::swizzle_32_4_4));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TwoLevelQuantizeOp
+//===----------------------------------------------------------------------===//
+
+/// Block sizes of CANN DynamicDualLevelMxQuant (fixed by its definition).
+static constexpr int64_t kLevel0Block = 512;
+static constexpr int64_t kLevel1Block = 32;
+
+LogicalResult TwoLevelQuantizeOp::verify() {
+  auto inputType = getInput().getType();
+  int64_t rank = inputType.getRank();
+  if (rank < 1)
+    return emitOpError() << "expects an input of rank 1 or more, but the input "
+                            "is 0-d (C1)";
+  int64_t n = inputType.getDimSize(rank - 1);
+  if (!ShapedType::isDynamic(n) && n % 2 != 0)
+    return emitOpError() << "expects an even last dimension (FP4 codes are "
+                            "stored two per byte), but it is "
+                         << n << " (C1)";
+  if (Value smooth = getSmooth()) {
+    auto smoothType = cast<RankedTensorType>(smooth.getType());
+    if (smoothType.getElementType() != inputType.getElementType())
+      return emitOpError() << "expects smooth to have the element type of the "
+                              "input, "
+                           << typeStr(inputType.getElementType())
+                           << ", but found "
+                           << typeStr(smoothType.getElementType()) << " (C2)";
+    if (!compatible(smoothType.getShape(), {n}))
+      return emitOpError() << "expects smooth of shape " << shapeStr({n})
+                           << " (the last dimension of the input), but found "
+                           << shapeStr(smoothType.getShape()) << " (C2)";
+  }
+  if (failed(verifySameShape(*this, inputType, getY().getType(), "y",
+                             "the input", "C3")))
+    return failure();
+  SmallVector<int64_t> level0(inputType.getShape());
+  level0.back() = ShapedType::isDynamic(n) ? n : ::mxq::ceilDiv(n, kLevel0Block);
+  if (!compatible(level0, getLevel0Scales().getType().getShape()))
+    return emitOpError() << "expects level0_scales of shape "
+                         << shapeStr(level0)
+                         << " (one fp32 scale per 512 elements), but found "
+                         << shapeStr(getLevel0Scales().getType().getShape())
+                         << " (C4)";
+  return verifyScaleShape(*this, inputType.getShape(), rank - 1, kLevel1Block,
+                          ScaleLayout::pairs, getLevel1Scales().getType(),
+                          "level1_scales", "C5", "C5");
+}
+
+LogicalResult
+TwoLevelQuantizeOp::reifyResultShapes(OpBuilder &b,
+                                      ReifiedRankedShapedTypeDims &shapes) {
+  Location loc = getLoc();
+  Value input = getInput();
+  SmallVector<OpFoldResult> dims = tensor::getMixedSizes(b, loc, input);
+  SmallVector<OpFoldResult> level0 = dims;
+  level0.back() = ceilDivBy(b, loc, level0.back(), kLevel0Block);
+  shapes.push_back(dims);
+  shapes.push_back(level0);
+  shapes.push_back(reifyScaleSizes(b, loc, input, dims.size() - 1,
+                                   kLevel1Block, ScaleLayout::pairs));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// FakeQuantOp, FakeQuantGradOp
+//===----------------------------------------------------------------------===//
+
+/// (C2) - (C4) of fake_quant, shared with its gradient.
+static LogicalResult verifyFakeQuantParams(Operation *op,
+                                           RankedTensorType inputType,
+                                           ArrayRef<Value> params,
+                                           float quantMin, float quantMax,
+                                           float formatMax,
+                                           std::optional<int64_t> axis) {
+  if (!std::isfinite(quantMin) || !std::isfinite(quantMax) ||
+      !(quantMin < quantMax))
+    return op->emitOpError() << "expects finite quant_min < quant_max, but "
+                                "found quant_min = "
+                             << num(quantMin) << " and quant_max = "
+                             << num(quantMax)
+                             << " (C2)";
+  if (quantMin < -formatMax || quantMax > formatMax)
+    return op->emitOpError()
+           << "expects quant_min and quant_max within the finite range of the "
+              "format, [-"
+           << num(formatMax) << ", " << num(formatMax) << "], but found ["
+           << num(quantMin) << ", " << num(quantMax) << "] (C2)";
+  int64_t expected = 1;
+  if (axis) {
+    if (*axis < 0 || *axis >= inputType.getRank())
+      return op->emitOpError()
+             << "expects 0 <= axis < " << inputType.getRank() << " for the "
+             << inputType.getRank() << "-d input, but axis is " << *axis
+             << " (C4)";
+    expected = inputType.getDimSize(*axis);
+  }
+  for (Value p : params) {
+    int64_t size = cast<RankedTensorType>(p.getType()).getDimSize(0);
+    if (!axis && !ShapedType::isDynamic(size) && size != 1)
+      return op->emitOpError()
+             << "expects per-tensor parameters of shape [1] without axis, but "
+                "found a parameter of shape "
+             << shapeStr({size}) << " (C3)";
+    if (axis && !ShapedType::isDynamic(size) &&
+        !ShapedType::isDynamic(expected) && size != expected)
+      return op->emitOpError()
+             << "expects per-channel parameters of shape "
+             << shapeStr({expected}) << " (the size of axis " << *axis
+             << "), but found a parameter of shape " << shapeStr({size})
+             << " (C4)";
+  }
+  return success();
+}
+
+LogicalResult FakeQuantOp::verify() {
+  Type format = getFormat();
+  auto f = getElementFormat(format);
+  if (!f || (*f != ::mxq::ElementFormat::E4M3FN &&
+             *f != ::mxq::ElementFormat::E5M2))
+    return emitOpError() << "expects format f8E4M3FN or f8E5M2, but found "
+                         << typeStr(format) << " (C1)";
+  return verifyFakeQuantParams(
+      *this, getInput().getType(), {getStepSize(), getZeroPoint()},
+      getQuantMin().convertToFloat(), getQuantMax().convertToFloat(),
+      ::mxq::formatInfo(*f).maxFinite, getAxis());
+}
+
+LogicalResult
+FakeQuantOp::reifyResultShapes(OpBuilder &b,
+                               ReifiedRankedShapedTypeDims &shapes) {
+  shapes.push_back(tensor::getMixedSizes(b, getLoc(), getInput()));
+  return success();
+}
+
+LogicalResult FakeQuantGradOp::verify() {
+  return verifyFakeQuantParams(
+      *this, getInput().getType(), {getStepSize()},
+      getQuantMin().convertToFloat(), getQuantMax().convertToFloat(),
+      std::numeric_limits<float>::max(), getAxis());
+}
+
+LogicalResult
+FakeQuantGradOp::reifyResultShapes(OpBuilder &b,
+                                   ReifiedRankedShapedTypeDims &shapes) {
+  shapes.push_back(tensor::getMixedSizes(b, getLoc(), getInput()));
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "mxq/Dialect/MXQ/MXQOps.cpp.inc"

@@ -1,0 +1,31 @@
+# -*- Python -*-
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "MXQ"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test", ".py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.mxq_obj_root, "test")
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Unit",
+                   "Inputs"]
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.mxq_tools_dir, config.llvm_tools_dir]
+tools = [
+    "mxq-opt",
+    ToolSubst("%PYTHON", config.python_executable, unresolved="ignore"),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Tests that need the CUDA toolkit say REQUIRES: ptxas.
+cuda_root = os.environ.get("MXQ_CUDA_ROOT", "/usr/local/cuda")
+if os.path.exists(os.path.join(cuda_root, "bin", "ptxas")):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%cuda_root", cuda_root))
