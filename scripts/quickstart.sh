@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds mxq, and quantizes the bundled example.
-# Safe to rerun.
+# Installs what is missing, builds mxq, and quantizes the bundled example
+# (PyTorch quantize_tensor, MXFP8 with MXFP_E8M0_RU, on a 4 x 64 bf16 matrix
+# holding the edge cases). Safe to rerun.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 "$ROOT/scripts/install-deps.sh"
 "$ROOT/scripts/build.sh"
-"$ROOT/build/bin/mxq-opt" "$ROOT/examples/quickstart.mlir"
+OUT="$ROOT/build/quickstart"
+echo "== mxq.quantize (PyTorch quantize_tensor, MXFP8, MXFP_E8M0_RU) on examples/data/quickstart_x.npy"
+"$ROOT/build/bin/mxq-run" "$ROOT/examples/quickstart.mlir" \
+  --entry quantize_tensor_bf16 --input "$ROOT/examples/data/quickstart_x.npy" \
+  --output-dir "$OUT" --reference --print
+echo "== scales per row (E8M0 bytes: 0xff is NaN, 0x00 is 2^-127):"
+/usr/bin/python3 -c "import numpy as np; print(np.load('$OUT/result1.npy'))"
+echo "== codes and scales written to $OUT/result0.npy, $OUT/result1.npy"

@@ -17,9 +17,12 @@ config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Unit",
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
+config.substitutions.append(("%mxq_src_root", config.mxq_src_root))
+
 tool_dirs = [config.mxq_tools_dir, config.llvm_tools_dir]
 tools = [
     "mxq-opt",
+    "mxq-run",
     ToolSubst("%PYTHON", config.python_executable, unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -1,0 +1,48 @@
+//===- Interpreter.h - run mxq functions on the C++ reference ----*- C++ -*-===//
+//
+// Executes a func.func made of mxq ops by calling the reference for each op:
+// the `--reference` mode of mxq-run, and the oracle that compiled code is
+// compared with.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MXQ_INTERPRETER_INTERPRETER_H
+#define MXQ_INTERPRETER_INTERPRETER_H
+
+#include "mxq/Support/Npy.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <string>
+#include <vector>
+
+namespace mxq {
+
+/// A run-time tensor: f32/f16/bf16 elements as exact fp32 `values`; MX codes
+/// and E8M0 scales as one byte per element in `bytes`.
+struct Buffer {
+  std::vector<int64_t> shape;
+  mlir::Type elementType;
+  std::vector<float> values;
+  std::vector<uint8_t> bytes;
+};
+
+/// The .npy dtype that carries tensors of `elementType` (see README).
+std::string npyDescrFor(mlir::Type elementType);
+
+/// Converts the .npy contents of argument `index` of type `type` into a
+/// buffer; false and a sentence in `error` if the file does not fit.
+bool bufferFromNpy(const npy::Array &array, mlir::RankedTensorType type,
+                   unsigned index, Buffer &buffer, std::string &error);
+
+/// The .npy form of a buffer (FP4 packed two per byte, low nibble first).
+npy::Array bufferToNpy(const Buffer &buffer);
+
+/// Runs `func` on `args` through the reference. On failure, returns false and
+/// sets `error`.
+bool interpret(mlir::func::FuncOp func, const std::vector<Buffer> &args,
+               std::vector<Buffer> &results, std::string &error);
+
+} // namespace mxq
+
+#endif // MXQ_INTERPRETER_INTERPRETER_H

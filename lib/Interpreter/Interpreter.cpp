@@ -1,0 +1,343 @@
+//===- Interpreter.cpp - run mxq functions on the C++ reference -----------===//
+#include "mxq/Interpreter/Interpreter.h"
+#include "mxq/Dialect/MXQ/MXQ.h"
+#include "mxq/Reference/Reference.h"
+#include "mxq/Support/ScaleLayout.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+
+using namespace mlir;
+namespace dialect = mlir::mxq;
+
+namespace mxq {
+
+static std::string str(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
+static std::string shapeStr(const std::vector<int64_t> &shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+static bool isSourceFloat(Type t) { return t.isF32() || t.isF16() || t.isBF16(); }
+
+static SourceType sourceType(Type t) {
+  return t.isF16() ? SourceType::F16
+                   : (t.isBF16() ? SourceType::BF16 : SourceType::F32);
+}
+
+static bool isByteType(Type t) {
+  return dialect::getElementFormat(t).has_value() || isa<Float8E8M0FNUType>(t);
+}
+
+std::string npyDescrFor(Type t) {
+  if (t.isF32())
+    return "<f4";
+  if (t.isF16())
+    return "<f2";
+  if (t.isBF16())
+    return "<u2";
+  if (isByteType(t))
+    return "|u1";
+  return "";
+}
+
+bool bufferFromNpy(const npy::Array &array, RankedTensorType type,
+                   unsigned index, Buffer &buffer, std::string &error) {
+  Type elt = type.getElementType();
+  std::string expected = npyDescrFor(elt);
+  std::string what = "input " + std::to_string(index);
+  if (expected.empty()) {
+    error = what + ": arguments of element type " + str(elt) +
+            " are not supported";
+    return false;
+  }
+  if (array.descr != expected) {
+    error = what + ": expected dtype " + expected + " for " + str(type) +
+            ", but the file has " + array.descr;
+    return false;
+  }
+  if (array.shape.size() != static_cast<size_t>(type.getRank())) {
+    error = what + ": expected rank " + std::to_string(type.getRank()) +
+            " for " + str(type) + ", but the file has shape " +
+            shapeStr(array.shape);
+    return false;
+  }
+  bool fp4 = isa<Float4E2M1FNType>(elt);
+  buffer.shape = array.shape;
+  if (fp4 && !buffer.shape.empty())
+    buffer.shape.back() *= 2; // packed two per byte
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    int64_t want = type.getDimSize(d);
+    if (!ShapedType::isDynamic(want) && want != buffer.shape[d]) {
+      error = what + ": dimension " + std::to_string(d) + " is " +
+              std::to_string(want) + " in " + str(type) + ", but " +
+              std::to_string(buffer.shape[d]) + " in the file" +
+              (fp4 && d == type.getRank() - 1
+                   ? " (FP4 codes are packed two per byte)"
+                   : "");
+      return false;
+    }
+  }
+  buffer.elementType = elt;
+  size_t n = static_cast<size_t>(ref::numElements(buffer.shape));
+  buffer.values.clear();
+  buffer.bytes.clear();
+  if (fp4) {
+    buffer.bytes = ref::unpackFP4(array.data, buffer.shape);
+  } else if (isByteType(elt)) {
+    buffer.bytes = array.data;
+  } else {
+    buffer.values.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      if (elt.isF32()) {
+        std::memcpy(&buffer.values[i], &array.data[4 * i], 4);
+      } else {
+        uint16_t bits = uint16_t(array.data[2 * i]) |
+                        uint16_t(array.data[2 * i + 1] << 8);
+        buffer.values[i] =
+            elt.isF16() ? ref::fromF16Bits(bits) : ref::fromBF16Bits(bits);
+      }
+    }
+  }
+  return true;
+}
+
+npy::Array bufferToNpy(const Buffer &buffer) {
+  npy::Array a;
+  a.descr = npyDescrFor(buffer.elementType);
+  a.shape = buffer.shape;
+  Type elt = buffer.elementType;
+  if (isa<Float4E2M1FNType>(elt)) {
+    a.data = ref::packFP4(buffer.bytes, buffer.shape);
+    if (!a.shape.empty())
+      a.shape.back() = ceilDiv(a.shape.back(), 2);
+  } else if (isByteType(elt)) {
+    a.data = buffer.bytes;
+  } else {
+    for (float v : buffer.values) {
+      if (elt.isF32()) {
+        uint32_t b = ref::bitsOf(v);
+        for (int i = 0; i < 4; ++i)
+          a.data.push_back(uint8_t(b >> (8 * i)));
+      } else {
+        uint16_t b = elt.isF16() ? ref::toF16Bits(v) : ref::toBF16Bits(v);
+        a.data.push_back(uint8_t(b));
+        a.data.push_back(uint8_t(b >> 8));
+      }
+    }
+  }
+  return a;
+}
+
+namespace {
+class Interpreter {
+public:
+  std::string error;
+
+  bool run(func::FuncOp func, const std::vector<Buffer> &args,
+           std::vector<Buffer> &results) {
+    Block &body = func.getBody().front();
+    for (auto [arg, buf] : llvm::zip(body.getArguments(), args))
+      env[arg] = buf;
+    for (Operation &op : body) {
+      if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+        for (Value v : ret.getOperands())
+          results.push_back(env[v]);
+        return true;
+      }
+      if (!execute(&op))
+        return false;
+    }
+    return fail(func, "has no return");
+  }
+
+private:
+  llvm::DenseMap<Value, Buffer> env;
+
+  bool fail(Operation *op, const std::string &why) {
+    error = "'" + op->getName().getStringRef().str() + "' " + why;
+    return false;
+  }
+
+  /// Binds `result` after checking its run-time shape against its type.
+  bool bind(Operation *op, Value result, Buffer buffer) {
+    auto type = cast<RankedTensorType>(result.getType());
+    buffer.elementType = type.getElementType();
+    bool ok = static_cast<int64_t>(buffer.shape.size()) == type.getRank();
+    for (int64_t d = 0; ok && d < type.getRank(); ++d)
+      ok = type.isDynamicDim(d) || type.getDimSize(d) == buffer.shape[d];
+    if (!ok)
+      return fail(op, "result #" +
+                          std::to_string(cast<OpResult>(result).getResultNumber()) +
+                          " has shape " + shapeStr(buffer.shape) +
+                          " at run time, which does not fit its type " +
+                          str(type));
+    env[result] = std::move(buffer);
+    return true;
+  }
+
+  Buffer codes(const std::vector<uint8_t> &bytes, const ref::Shape &shape) {
+    Buffer b;
+    b.shape = shape;
+    b.bytes = bytes;
+    return b;
+  }
+  Buffer floats(const std::vector<float> &values, const ref::Shape &shape) {
+    Buffer b;
+    b.shape = shape;
+    b.values = values;
+    return b;
+  }
+
+  bool execute(Operation *op) {
+    return llvm::TypeSwitch<Operation *, bool>(op)
+        .Case([&](dialect::QuantizeOp q) {
+          const Buffer &in = env[q.getInput()];
+          ref::QuantizeOptions o;
+          o.axis = q.getAxis();
+          o.blockSize = q.getBlockSize();
+          o.format = *dialect::getElementFormat(
+              q.getCodes().getType().getElementType());
+          o.algorithm = dialect::toSupport(q.getScaleAlgorithm());
+          o.inf = dialect::toSupport(q.getInfPolicy());
+          o.rounding = dialect::toSupport(q.getRounding());
+          o.nanElement = dialect::toSupport(q.getNanElement());
+          o.layout = dialect::toSupport(q.getScaleLayout());
+          ref::Quantized r = ref::quantize(in.values, in.shape, o);
+          return bind(op, q.getCodes(), codes(r.codes, r.codesShape)) &&
+                 bind(op, q.getScales(), codes(r.scales, r.scalesShape));
+        })
+        .Case([&](dialect::DequantizeOp d) {
+          const Buffer &c = env[d.getCodes()], &s = env[d.getScales()];
+          std::vector<int64_t> want;
+          std::string err;
+          scaleShape(c.shape, d.getAxis(), d.getBlockSize(),
+                     dialect::toSupport(d.getScaleLayout()), want, err);
+          if (want != s.shape)
+            return fail(op, "needs scales of shape " + shapeStr(want) +
+                                " for codes of shape " + shapeStr(c.shape) +
+                                ", but they have shape " + shapeStr(s.shape));
+          std::vector<float> y = ref::dequantize(
+              c.bytes, c.shape, s.bytes, d.getAxis(), d.getBlockSize(),
+              dialect::toSupport(d.getScaleLayout()),
+              *dialect::getElementFormat(c.elementType));
+          SourceType t = sourceType(d.getResult().getType().getElementType());
+          for (float &v : y)
+            v = ref::roundToSource(t, v);
+          return bind(op, d.getResult(), floats(y, c.shape));
+        })
+        .Case([&](dialect::DualQuantizeOp d) {
+          const Buffer &in = env[d.getInput()];
+          ref::QuantizeOptions o;
+          o.format = *dialect::getElementFormat(
+              d.getCodes0().getType().getElementType());
+          o.algorithm = dialect::toSupport(d.getScaleAlgorithm());
+          o.inf = dialect::toSupport(d.getInfPolicy());
+          o.rounding = dialect::toSupport(d.getRounding());
+          o.nanElement = dialect::toSupport(d.getNanElement());
+          ref::DualQuantized r = ref::dualQuantize(in.values, in.shape, o);
+          return bind(op, d.getCodes0(),
+                      codes(r.rows.codes, r.rows.codesShape)) &&
+                 bind(op, d.getScales0(),
+                      codes(r.rows.scales, r.rows.scalesShape)) &&
+                 bind(op, d.getCodes1(),
+                      codes(r.columns.codes, r.columns.codesShape)) &&
+                 bind(op, d.getScales1(),
+                      codes(r.columns.scales, r.columns.scalesShape));
+        })
+        .Case([&](dialect::TwoLevelQuantizeOp t) {
+          const Buffer &in = env[t.getInput()];
+          if (in.shape.back() % 2 != 0)
+            return fail(op, "needs an even last dimension, but the input has "
+                            "shape " +
+                                shapeStr(in.shape));
+          const std::vector<float> *smooth = nullptr;
+          if (t.getSmooth()) {
+            const Buffer &s = env[t.getSmooth()];
+            if (s.shape != std::vector<int64_t>{in.shape.back()})
+              return fail(op, "needs smooth of shape [" +
+                                  std::to_string(in.shape.back()) +
+                                  "], but it has shape " + shapeStr(s.shape));
+            smooth = &s.values;
+          }
+          ref::TwoLevelQuantized r = ref::twoLevelQuantize(
+              in.values, in.shape, sourceType(in.elementType), smooth,
+              dialect::toSupport(t.getRounding()),
+              dialect::toSupport(t.getNanElement()));
+          return bind(op, t.getY(), codes(r.codes, in.shape)) &&
+                 bind(op, t.getLevel0Scales(), floats(r.level0, r.level0Shape)) &&
+                 bind(op, t.getLevel1Scales(), codes(r.level1, r.level1Shape));
+        })
+        .Case([&](dialect::FakeQuantOp f) {
+          const Buffer &in = env[f.getInput()];
+          const Buffer &s = env[f.getStepSize()], &z = env[f.getZeroPoint()];
+          if (!checkParams(op, in, {&s, &z}, f.getAxis()))
+            return false;
+          std::vector<float> y = ref::fakeQuant(
+              in.values, in.shape, sourceType(in.elementType), s.values,
+              z.values, *dialect::getElementFormat(f.getFormat()),
+              f.getQuantMin().convertToFloat(),
+              f.getQuantMax().convertToFloat(), f.getAxis());
+          return bind(op, f.getResult(), floats(y, in.shape));
+        })
+        .Case([&](dialect::FakeQuantGradOp f) {
+          const Buffer &g = env[f.getGrad()], &in = env[f.getInput()];
+          const Buffer &s = env[f.getStepSize()];
+          if (g.shape != in.shape)
+            return fail(op, "needs grad and input of one shape, but they are " +
+                                shapeStr(g.shape) + " and " +
+                                shapeStr(in.shape));
+          if (!checkParams(op, in, {&s}, f.getAxis()))
+            return false;
+          std::vector<float> y = ref::fakeQuantGrad(
+              g.values, in.values, in.shape, s.values,
+              f.getQuantMin().convertToFloat(),
+              f.getQuantMax().convertToFloat(), f.getAxis());
+          return bind(op, f.getResult(), floats(y, in.shape));
+        })
+        .Default([&](Operation *other) {
+          return fail(other, "cannot be run on the reference: it interprets "
+                             "mxq ops and func.return only");
+        });
+  }
+
+  bool checkParams(Operation *op, const Buffer &in,
+                   std::initializer_list<const Buffer *> params,
+                   std::optional<int64_t> axis) {
+    int64_t want = axis ? in.shape[*axis] : 1;
+    for (const Buffer *p : params)
+      if (p->shape != std::vector<int64_t>{want})
+        return fail(op, "needs step_size and zero_point of shape [" +
+                            std::to_string(want) + "], but one has shape " +
+                            shapeStr(p->shape));
+    return true;
+  }
+};
+} // namespace
+
+bool interpret(func::FuncOp func, const std::vector<Buffer> &args,
+               std::vector<Buffer> &results, std::string &error) {
+  if (func.isExternal()) {
+    error = "@" + func.getSymName().str() + " has no body";
+    return false;
+  }
+  Interpreter interpreter;
+  if (!interpreter.run(func, args, results)) {
+    error = interpreter.error;
+    return false;
+  }
+  return true;
+}
+
+} // namespace mxq

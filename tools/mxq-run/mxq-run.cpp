@@ -1,0 +1,144 @@
+//===- mxq-run.cpp - run a function of an MLIR file on .npy data ----------===//
+//
+//   mxq-run FILE.mlir --entry NAME --input A.npy [--input B.npy ...]
+//           --output-dir DIR [--reference] [--print]
+//
+// Reads the inputs in argument order and writes DIR/result0.npy, ... .
+// Data conventions: f32 <f4, f16 <f2, bf16 <u2 (bit patterns), f8/f6/E8M0
+// |u1 codes, f4E2M1FN |u1 packed two per byte along the last axis (element 0
+// in the low nibble).
+//
+//===----------------------------------------------------------------------===//
+#include "mxq/Dialect/MXQ/MXQ.h"
+#include "mxq/Interpreter/Interpreter.h"
+#include "mxq/Reference/Reference.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.mlir>"),
+                                      cl::Required);
+static cl::opt<std::string> entry("entry", cl::desc("function to run"),
+                                  cl::Required);
+static cl::list<std::string> inputs("input",
+                                    cl::desc("an argument, as a .npy file "
+                                             "(repeat, in argument order)"));
+static cl::opt<std::string> outputDir("output-dir",
+                                      cl::desc("where result<i>.npy go"),
+                                      cl::Required);
+static cl::opt<bool> reference("reference",
+                               cl::desc("run the C++ reference of each op"));
+static cl::opt<bool> print("print",
+                           cl::desc("print the first values of each result"));
+
+static int error(const llvm::Twine &message) {
+  llvm::errs() << "mxq-run: error: " << message << "\n";
+  return 1;
+}
+
+static void printSummary(unsigned i, const ::mxq::Buffer &b) {
+  llvm::outs() << "result" << i << ": " << b.elementType << " [";
+  for (size_t d = 0; d < b.shape.size(); ++d)
+    llvm::outs() << (d ? ", " : "") << b.shape[d];
+  llvm::outs() << "]\n  ";
+  size_t n = std::min<size_t>(8, b.values.empty() ? b.bytes.size()
+                                                   : b.values.size());
+  for (size_t k = 0; k < n; ++k) {
+    if (!b.values.empty()) {
+      llvm::outs() << llvm::format("%g ", double(b.values[k]));
+      continue;
+    }
+    uint8_t c = b.bytes[k];
+    llvm::outs() << llvm::format("0x%02x", c);
+    if (auto f = mlir::mxq::getElementFormat(b.elementType))
+      llvm::outs() << llvm::format("(%g) ",
+                                   double(::mxq::ref::decodeElement(c, *f)));
+    else if (c == 0xFF)
+      llvm::outs() << "(NaN) ";
+    else
+      llvm::outs() << llvm::format("(2^%d) ", int(c) - 127);
+  }
+  llvm::outs() << (n < std::max(b.values.size(), b.bytes.size()) ? "...\n"
+                                                                  : "\n");
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "mxq-run: run an mxq function on .npy data\n");
+
+  DialectRegistry registry;
+  registry.insert<mlir::mxq::MXQDialect, func::FuncDialect, arith::ArithDialect,
+                  tensor::TensorDialect>();
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  std::string errorMessage;
+  auto file = openInputFile(inputFile, &errorMessage);
+  if (!file)
+    return error(errorMessage);
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return error("cannot parse '" + inputFile + "'");
+
+  auto func = module->lookupSymbol<func::FuncOp>(entry);
+  if (!func)
+    return error("'" + inputFile + "' has no function @" + entry);
+  auto fnType = func.getFunctionType();
+  if (fnType.getNumInputs() != inputs.size())
+    return error("@" + entry + " takes " + llvm::Twine(fnType.getNumInputs()) +
+                 " arguments, but " + llvm::Twine(inputs.size()) +
+                 " --input files were given");
+
+  std::vector<::mxq::Buffer> args(inputs.size());
+  for (unsigned i = 0; i < inputs.size(); ++i) {
+    auto type = dyn_cast<RankedTensorType>(fnType.getInput(i));
+    if (!type)
+      return error("input " + llvm::Twine(i) + ": argument type is not a "
+                   "ranked tensor");
+    ::mxq::npy::Array array;
+    std::string err;
+    if (!::mxq::npy::read(inputs[i], array, err))
+      return error("input " + llvm::Twine(i) + ": " + err);
+    if (!::mxq::bufferFromNpy(array, type, i, args[i], err))
+      return error(err + " ('" + inputs[i] + "')");
+  }
+
+  if (!reference)
+    return error("compiled execution needs the CPU pipeline, which this "
+                 "build does not have yet; pass --reference to run the C++ "
+                 "reference of each op");
+
+  std::vector<::mxq::Buffer> results;
+  std::string err;
+  if (!::mxq::interpret(func, args, results, err))
+    return error(err);
+
+  if (auto ec = llvm::sys::fs::create_directories(outputDir))
+    return error("cannot create '" + outputDir + "': " + ec.message());
+  for (unsigned i = 0; i < results.size(); ++i) {
+    std::string path = outputDir + "/result" + std::to_string(i) + ".npy";
+    if (!::mxq::npy::write(path, ::mxq::bufferToNpy(results[i]), err))
+      return error(err);
+    if (print)
+      printSummary(i, results[i]);
+  }
+  return 0;
+}
