@@ -18,6 +18,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 config.substitutions.append(("%mxq_src_root", config.mxq_src_root))
+config.substitutions.append(("%mxq_obj_root", config.mxq_obj_root))
 
 tool_dirs = [config.mxq_tools_dir, config.llvm_tools_dir]
 tools = [

@@ -45,7 +45,9 @@ def allowed(alg, pol, fmt, rnd, nan):
 
 count = 0
 print("func.func @all(%x32: tensor<3x129x160xf32>, %x16: tensor<3x129x160xf16>,"
-      " %xb16: tensor<3x129x160xbf16>) {")
+      " %xb16: tensor<3x129x160xbf16>, %sm16: tensor<160xf16>,"
+      " %smb16: tensor<160xbf16>, %p1: tensor<1xf32>, %p3: tensor<3xf32>,"
+      " %p129: tensor<129xf32>, %p160: tensor<160xf32>) {")
 for alg, pol, fmt, rnd, nan, layout, src in itertools.product(
         ALGORITHMS, POLICIES, FORMATS, ROUNDINGS, NAN_ELEMENTS, LAYOUTS,
         SOURCES):
@@ -64,6 +66,52 @@ for alg, pol, fmt, rnd, nan, layout, src in itertools.product(
           f"block = {block} layout = {layout} : {codes}, {scales} -> "
           f"{tensor(SHAPE, src)}")
     count += 1
+# dual_quantize: every policy combination, every source type, rank 2 and 3.
+dual = 0
+for alg, pol, fmt, rnd, nan, src in itertools.product(
+        ALGORITHMS, POLICIES, FORMATS, ROUNDINGS, NAN_ELEMENTS, SOURCES):
+    if not allowed(alg, pol, fmt, rnd, nan):
+        continue
+    arg = {"f32": "%x32", "f16": "%x16", "bf16": "%xb16"}[src]
+    b, m, k = SHAPE
+    L = 512 * math.ceil(m / 128) * math.ceil(k / 128)
+    print(f"  %a{dual}, %b{dual}, %c{dual}, %e{dual} = mxq.dual_quantize {arg} "
+          f"scale = {alg} inf = {pol} rounding = {rnd} nan_element = {nan} : "
+          f"{tensor(SHAPE, src)} -> {tensor(SHAPE, fmt)}, "
+          f"{tensor([b, L], 'f8E8M0FNU')}, {tensor([b, k, m], fmt)}, "
+          f"{tensor([b, L], 'f8E8M0FNU')}")
+    dual += 1
+# two_level_quantize: every rounding and NaN policy, f16 and bf16, with and
+# without smooth.
+two = 0
+for rnd, nan, src, smooth in itertools.product(ROUNDINGS, NAN_ELEMENTS,
+                                              ["f16", "bf16"], [False, True]):
+    arg = {"f16": "%x16", "bf16": "%xb16"}[src]
+    sm = {"f16": "%sm16", "bf16": "%smb16"}[src]
+    b, m, k = SHAPE
+    extra = f" smooth {sm}" if smooth else ""
+    extra_t = f", tensor<{k}x{src}>" if smooth else ""
+    print(f"  %y{two}, %l{two}, %m{two} = mxq.two_level_quantize {arg}{extra} "
+          f"rounding = {rnd} nan_element = {nan} : {tensor(SHAPE, src)}{extra_t}"
+          f" -> {tensor(SHAPE, 'f4E2M1FN')}, {tensor([b, m, 1], 'f32')}, "
+          f"{tensor([b, m, 3, 2], 'f8E8M0FNU')}")
+    two += 1
+# fake_quant and its gradient: both formats, every source type, per tensor
+# and per channel.
+fq = 0
+for fmt, src, axis in itertools.product(["f8E4M3FN", "f8E5M2"], SOURCES,
+                                        [None, 0, 1, 2]):
+    arg = {"f32": "%x32", "f16": "%x16", "bf16": "%xb16"}[src]
+    mx = 448.0 if fmt == "f8E4M3FN" else 57344.0
+    p = "%p1" if axis is None else f"%p{SHAPE[axis]}"
+    pt = "tensor<1xf32>" if axis is None else f"tensor<{SHAPE[axis]}xf32>"
+    ax = "" if axis is None else f" axis = {axis}"
+    print(f"  %f{fq} = mxq.fake_quant {arg}, {p}, {p} format = {fmt} "
+          f"quant_min = {-mx} quant_max = {mx}{ax} : {tensor(SHAPE, src)}, "
+          f"{pt}, {pt}")
+    print(f"  %g{fq} = mxq.fake_quant_grad {arg}, {arg}, {p} "
+          f"quant_min = {-mx} quant_max = {mx}{ax} : {tensor(SHAPE, src)}, {pt}")
+    fq += 1
 print("  return")
 print("}")
-print(count, file=sys.stderr)
+print(count, dual, two, fq, file=sys.stderr)
