@@ -200,19 +200,26 @@ private:
     return b;
   }
 
+  /// The scale and element policies shared by quantize and dual_quantize.
+  template <typename OpTy>
+  static ref::QuantizeOptions policiesOf(OpTy op, Type codeType) {
+    ref::QuantizeOptions o;
+    o.format = *dialect::getElementFormat(codeType);
+    o.algorithm = dialect::toSupport(op.getScaleAlgorithm());
+    o.inf = dialect::toSupport(op.getInfPolicy());
+    o.rounding = dialect::toSupport(op.getRounding());
+    o.nanElement = dialect::toSupport(op.getNanElement());
+    return o;
+  }
+
   bool execute(Operation *op) {
     return llvm::TypeSwitch<Operation *, bool>(op)
         .Case([&](dialect::QuantizeOp q) {
           const Buffer &in = env[q.getInput()];
-          ref::QuantizeOptions o;
+          ref::QuantizeOptions o =
+              policiesOf(q, q.getCodes().getType().getElementType());
           o.axis = q.getAxis();
           o.blockSize = q.getBlockSize();
-          o.format = *dialect::getElementFormat(
-              q.getCodes().getType().getElementType());
-          o.algorithm = dialect::toSupport(q.getScaleAlgorithm());
-          o.inf = dialect::toSupport(q.getInfPolicy());
-          o.rounding = dialect::toSupport(q.getRounding());
-          o.nanElement = dialect::toSupport(q.getNanElement());
           o.layout = dialect::toSupport(q.getScaleLayout());
           ref::Quantized r = ref::quantize(in.values, in.shape, o);
           return bind(op, q.getCodes(), codes(r.codes, r.codesShape)) &&
@@ -239,13 +246,8 @@ private:
         })
         .Case([&](dialect::DualQuantizeOp d) {
           const Buffer &in = env[d.getInput()];
-          ref::QuantizeOptions o;
-          o.format = *dialect::getElementFormat(
-              d.getCodes0().getType().getElementType());
-          o.algorithm = dialect::toSupport(d.getScaleAlgorithm());
-          o.inf = dialect::toSupport(d.getInfPolicy());
-          o.rounding = dialect::toSupport(d.getRounding());
-          o.nanElement = dialect::toSupport(d.getNanElement());
+          ref::QuantizeOptions o =
+              policiesOf(d, d.getCodes0().getType().getElementType());
           ref::DualQuantized r = ref::dualQuantize(in.values, in.shape, o);
           return bind(op, d.getCodes0(),
                       codes(r.rows.codes, r.rows.codesShape)) &&
