@@ -388,19 +388,20 @@ TwoLevelQuantized twoLevelQuantize(const std::vector<float> &x,
                                    const Shape &shape, SourceType type,
                                    const std::vector<float> *smooth,
                                    Rounding rounding, NanElement nanElement) {
-  constexpr int64_t kLevel0 = 512, kLevel1 = 32;
+  constexpr int64_t kLevel0 = kTwoLevelBlock0, kLevel1 = kTwoLevelBlock1;
   int64_t n = shape.back();
   int64_t rows = n == 0 ? 0 : numElements(shape) / n;
   TwoLevelQuantized out;
   out.codes.assign(x.size(), 0);
   out.level0Shape = shape;
   out.level0Shape.back() = ceilDiv(n, kLevel0);
-  out.level1Shape = shape;
-  out.level1Shape.back() = ceilDiv(ceilDiv(n, kLevel1), 2);
-  out.level1Shape.push_back(2);
+  std::string error;
+  scaleShape(shape, static_cast<int64_t>(shape.size()) - 1, kLevel1,
+             ScaleLayout::Pairs, out.level1Shape, error);
   out.level0.assign(numElements(out.level0Shape), 0.0f);
   out.level1.assign(numElements(out.level1Shape), kScalePad);
-  int64_t l0PerRow = ceilDiv(n, kLevel0), l1PerRow = 2 * ceilDiv(n, 64);
+  int64_t l0PerRow = ceilDiv(n, kLevel0),
+          l1PerRow = 2 * ceilDiv(ceilDiv(n, kLevel1), 2);
 
   std::vector<float> xs(n), temp(n);
   for (int64_t row = 0; row < rows; ++row) {

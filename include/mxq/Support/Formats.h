@@ -59,6 +59,11 @@ inline const FormatInfo &formatInfo(ElementFormat f) {
   return table[static_cast<unsigned>(f)];
 }
 
+/// Block sizes of two-level quantization (CANN DynamicDualLevelMxQuant): an
+/// fp32 scale per 512 elements, an E8M0 scale per 32.
+constexpr int64_t kTwoLevelBlock0 = 512;
+constexpr int64_t kTwoLevelBlock1 = 32;
+
 /// The byte of the E8M0 NaN.
 constexpr uint8_t kScaleNaN = 0xFF;
 /// The largest finite E8M0 byte (2^127).

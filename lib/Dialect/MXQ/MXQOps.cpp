@@ -314,9 +314,8 @@ DualQuantizeOp::reifyResultShapes(OpBuilder &b,
 // TwoLevelQuantizeOp
 //===----------------------------------------------------------------------===//
 
-/// Block sizes of CANN DynamicDualLevelMxQuant (fixed by its definition).
-static constexpr int64_t kLevel0Block = 512;
-static constexpr int64_t kLevel1Block = 32;
+using ::mxq::kTwoLevelBlock0;
+using ::mxq::kTwoLevelBlock1;
 
 LogicalResult TwoLevelQuantizeOp::verify() {
   auto inputType = getInput().getType();
@@ -346,14 +345,14 @@ LogicalResult TwoLevelQuantizeOp::verify() {
                              "the input", "C3")))
     return failure();
   SmallVector<int64_t> level0(inputType.getShape());
-  level0.back() = ShapedType::isDynamic(n) ? n : ::mxq::ceilDiv(n, kLevel0Block);
+  level0.back() = ShapedType::isDynamic(n) ? n : ::mxq::ceilDiv(n, kTwoLevelBlock0);
   if (!compatible(level0, getLevel0Scales().getType().getShape()))
     return emitOpError() << "expects level0_scales of shape "
                          << shapeStr(level0)
                          << " (one fp32 scale per 512 elements), but found "
                          << shapeStr(getLevel0Scales().getType().getShape())
                          << " (C4)";
-  return verifyScaleShape(*this, inputType.getShape(), rank - 1, kLevel1Block,
+  return verifyScaleShape(*this, inputType.getShape(), rank - 1, kTwoLevelBlock1,
                           ScaleLayout::pairs, getLevel1Scales().getType(),
                           "level1_scales", "C5", "C5");
 }
@@ -365,11 +364,11 @@ TwoLevelQuantizeOp::reifyResultShapes(OpBuilder &b,
   Value input = getInput();
   SmallVector<OpFoldResult> dims = tensor::getMixedSizes(b, loc, input);
   SmallVector<OpFoldResult> level0 = dims;
-  level0.back() = ceilDivBy(b, loc, level0.back(), kLevel0Block);
+  level0.back() = ceilDivBy(b, loc, level0.back(), kTwoLevelBlock0);
   shapes.push_back(dims);
   shapes.push_back(level0);
   shapes.push_back(reifyScaleSizes(b, loc, input, dims.size() - 1,
-                                   kLevel1Block, ScaleLayout::pairs));
+                                   kTwoLevelBlock1, ScaleLayout::pairs));
   return success();
 }
 
