@@ -23,10 +23,7 @@ static std::string str(Type t) {
 }
 
 static std::string shapeStr(const std::vector<int64_t> &shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
+  return shapeToString(shape);
 }
 
 static bool isSourceFloat(Type t) { return t.isF32() || t.isF16() || t.isBF16(); }

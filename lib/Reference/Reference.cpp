@@ -401,7 +401,7 @@ TwoLevelQuantized twoLevelQuantize(const std::vector<float> &x,
   out.level0.assign(numElements(out.level0Shape), 0.0f);
   out.level1.assign(numElements(out.level1Shape), kScalePad);
   int64_t l0PerRow = ceilDiv(n, kLevel0),
-          l1PerRow = 2 * ceilDiv(ceilDiv(n, kLevel1), 2);
+          l1PerRow = rows ? numElements(out.level1Shape) / rows : 0;
 
   std::vector<float> xs(n), temp(n);
   for (int64_t row = 0; row < rows; ++row) {

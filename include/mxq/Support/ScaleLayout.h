@@ -23,6 +23,16 @@ constexpr int64_t kDynamicDim = std::numeric_limits<int64_t>::min();
 
 inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+/// "[4, ?, 2]": how diagnostics spell a shape (kDynamicDim is "?").
+inline std::string shapeToString(const std::vector<int64_t> &shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    s += i ? ", " : "";
+    s += shape[i] == kDynamicDim ? "?" : std::to_string(shape[i]);
+  }
+  return s + "]";
+}
+
 /// Swizzle tiles: 128 rows x 4 scale columns, 512 bytes, stored (32, 4, 4).
 constexpr int64_t kSwizzleTileRows = 128;
 constexpr int64_t kSwizzleTileCols = 4;

@@ -21,17 +21,7 @@ using namespace mlir::mxq;
 //===----------------------------------------------------------------------===//
 
 static std::string shapeStr(ArrayRef<int64_t> shape) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << "[";
-  llvm::interleaveComma(shape, os, [&](int64_t d) {
-    if (ShapedType::isDynamic(d))
-      os << "?";
-    else
-      os << d;
-  });
-  os << "]";
-  return s;
+  return ::mxq::shapeToString(std::vector<int64_t>(shape.begin(), shape.end()));
 }
 
 /// Two shapes agree where both are known.
