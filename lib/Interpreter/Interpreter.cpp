@@ -110,31 +110,45 @@ bool bufferFromNpy(const npy::Array &array, RankedTensorType type,
   return true;
 }
 
-npy::Array bufferToNpy(const Buffer &buffer) {
+std::vector<uint8_t> rawFromNpy(const npy::Array &array, Type elementType,
+                                const std::vector<int64_t> &shape) {
+  if (isa<Float4E2M1FNType>(elementType))
+    return ref::unpackFP4(array.data, shape);
+  return array.data;
+}
+
+npy::Array rawToNpy(Type elt, const std::vector<int64_t> &shape,
+                    const std::vector<uint8_t> &data) {
   npy::Array a;
-  a.descr = npyDescrFor(buffer.elementType);
-  a.shape = buffer.shape;
-  Type elt = buffer.elementType;
+  a.descr = npyDescrFor(elt);
+  a.shape = shape;
+  a.data = data;
+  if (isByteType(elt)) {
+    unsigned width = elt.getIntOrFloatBitWidth();
+    for (uint8_t &byte : a.data)
+      byte &= uint8_t((1u << width) - 1);
+  }
   if (isa<Float4E2M1FNType>(elt)) {
-    a.data = ref::packFP4(buffer.bytes, buffer.shape);
+    a.data = ref::packFP4(a.data, shape);
     if (!a.shape.empty())
       a.shape.back() = ceilDiv(a.shape.back(), 2);
-  } else if (isByteType(elt)) {
-    a.data = buffer.bytes;
-  } else {
-    for (float v : buffer.values) {
-      if (elt.isF32()) {
-        uint32_t b = ref::bitsOf(v);
-        for (int i = 0; i < 4; ++i)
-          a.data.push_back(uint8_t(b >> (8 * i)));
-      } else {
-        uint16_t b = elt.isF16() ? ref::toF16Bits(v) : ref::toBF16Bits(v);
-        a.data.push_back(uint8_t(b));
-        a.data.push_back(uint8_t(b >> 8));
-      }
-    }
   }
   return a;
+}
+
+npy::Array bufferToNpy(const Buffer &buffer) {
+  Type elt = buffer.elementType;
+  if (isByteType(elt))
+    return rawToNpy(elt, buffer.shape, buffer.bytes);
+  std::vector<uint8_t> data;
+  for (float v : buffer.values) {
+    uint32_t b = elt.isF32() ? ref::bitsOf(v)
+                             : (elt.isF16() ? ref::toF16Bits(v)
+                                            : ref::toBF16Bits(v));
+    for (unsigned i = 0; i < (elt.isF32() ? 4u : 2u); ++i)
+      data.push_back(uint8_t(b >> (8 * i)));
+  }
+  return rawToNpy(elt, buffer.shape, data);
 }
 
 namespace {

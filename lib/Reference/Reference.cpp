@@ -356,7 +356,8 @@ std::vector<float> dequantize(const std::vector<uint8_t> &codes,
                 end = std::min(grid.n, begin + grid.block);
         for (int64_t k = begin; k < end; ++k) {
           int64_t idx = grid.index(o, k, i);
-          y[idx] = decodeElement(codes[idx], format) * scale;
+          float v = decodeElement(codes[idx], format) * scale;
+          y[idx] = std::isnan(v) ? std::numeric_limits<float>::quiet_NaN() : v;
         }
       }
   return y;
@@ -480,7 +481,10 @@ std::vector<float> fakeQuant(const std::vector<float> &x, const Shape &shape,
     if (!std::isnan(t))
       t = std::min(std::max(t, quantMin), quantMax);
     float q = decodeElement(encodeElement(t, format), format);
-    y[idx] = roundToSource(type, (q - z) * s);
+    float v = (q - z) * s;
+    if (std::isnan(v))
+      v = std::numeric_limits<float>::quiet_NaN();
+    y[idx] = roundToSource(type, v);
   }
   return y;
 }

@@ -10,7 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mxq/Dialect/MXQ/MXQ.h"
+#include "mxq/InitAll.h"
 #include "mxq/Interpreter/Interpreter.h"
+#include "mxq/Runtime/CPURunner.h"
 #include "mxq/Reference/Reference.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -42,8 +44,9 @@ static cl::list<std::string> inputs("input",
 static cl::opt<std::string> outputDir("output-dir",
                                       cl::desc("where result<i>.npy go"),
                                       cl::Required);
-static cl::opt<bool> reference("reference",
-                               cl::desc("run the C++ reference of each op"));
+static cl::opt<bool> reference(
+    "reference", cl::desc("run the C++ reference of each op instead of "
+                          "compiling through the CPU pipeline"));
 static cl::opt<bool> print("print",
                            cl::desc("print the first values of each result"));
 
@@ -84,8 +87,7 @@ int main(int argc, char **argv) {
                               "mxq-run: run an mxq function on .npy data\n");
 
   DialectRegistry registry;
-  registry.insert<mlir::mxq::MXQDialect, func::FuncDialect, arith::ArithDialect,
-                  tensor::TensorDialect>();
+  ::mxq::registerDialects(registry);
   MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;
   std::string errorMessage;
@@ -108,6 +110,7 @@ int main(int argc, char **argv) {
                  " --input files were given");
 
   std::vector<::mxq::Buffer> args(inputs.size());
+  std::vector<::mxq::RawTensor> raw(inputs.size());
   for (unsigned i = 0; i < inputs.size(); ++i) {
     auto type = dyn_cast<RankedTensorType>(fnType.getInput(i));
     if (!type)
@@ -119,26 +122,40 @@ int main(int argc, char **argv) {
       return error("input " + llvm::Twine(i) + ": " + err);
     if (!::mxq::bufferFromNpy(array, type, i, args[i], err))
       return error(err + " ('" + inputs[i] + "')");
+    raw[i].shape = args[i].shape;
+    raw[i].elementType = type.getElementType();
+    raw[i].data = ::mxq::rawFromNpy(array, raw[i].elementType, raw[i].shape);
   }
 
-  if (!reference)
-    return error("compiled execution needs the CPU pipeline, which this "
-                 "build does not have yet; pass --reference to run the C++ "
-                 "reference of each op");
-
-  std::vector<::mxq::Buffer> results;
+  std::vector<::mxq::npy::Array> outputs;
   std::string err;
-  if (!::mxq::interpret(func, args, results, err))
-    return error(err);
+  if (reference) {
+    std::vector<::mxq::Buffer> results;
+    if (!::mxq::interpret(func, args, results, err))
+      return error(err);
+    for (const ::mxq::Buffer &b : results)
+      outputs.push_back(::mxq::bufferToNpy(b));
+  } else {
+    std::vector<::mxq::RawTensor> results;
+    if (!::mxq::runOnCPU(*module, entry, raw, results, err))
+      return error(err);
+    for (const ::mxq::RawTensor &r : results)
+      outputs.push_back(::mxq::rawToNpy(r.elementType, r.shape, r.data));
+  }
 
   if (auto ec = llvm::sys::fs::create_directories(outputDir))
     return error("cannot create '" + outputDir + "': " + ec.message());
-  for (unsigned i = 0; i < results.size(); ++i) {
+  for (unsigned i = 0; i < outputs.size(); ++i) {
     std::string path = outputDir + "/result" + std::to_string(i) + ".npy";
-    if (!::mxq::npy::write(path, ::mxq::bufferToNpy(results[i]), err))
+    if (!::mxq::npy::write(path, outputs[i], err))
       return error(err);
-    if (print)
-      printSummary(i, results[i]);
+    if (print) {
+      ::mxq::Buffer b;
+      auto type = cast<RankedTensorType>(fnType.getResult(i));
+      if (!::mxq::bufferFromNpy(outputs[i], type, i, b, err))
+        return error("result " + llvm::Twine(i) + ": " + err);
+      printSummary(i, b);
+    }
   }
   return 0;
 }

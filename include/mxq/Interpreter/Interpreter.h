@@ -38,6 +38,17 @@ bool bufferFromNpy(const npy::Array &array, mlir::RankedTensorType type,
 /// The .npy form of a buffer (FP4 packed two per byte, low nibble first).
 npy::Array bufferToNpy(const Buffer &buffer);
 
+/// The memory bytes of a validated argument (see bufferFromNpy): the .npy
+/// data as it is, FP4 codes unpacked to one per byte.
+std::vector<uint8_t> rawFromNpy(const npy::Array &array,
+                                mlir::Type elementType,
+                                const std::vector<int64_t> &shape);
+
+/// The .npy form of memory bytes of `shape` and `elementType` (FP4 packed,
+/// FP4/FP6 codes masked to their width).
+npy::Array rawToNpy(mlir::Type elementType, const std::vector<int64_t> &shape,
+                    const std::vector<uint8_t> &data);
+
 /// Runs `func` on `args` through the reference. On failure, returns false and
 /// sets `error`.
 bool interpret(mlir::func::FuncOp func, const std::vector<Buffer> &args,

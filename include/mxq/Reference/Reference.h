@@ -88,7 +88,9 @@ struct Quantized {
 Quantized quantize(const std::vector<float> &x, const Shape &shape,
                    const QuantizeOptions &options);
 
-/// mxq.dequantize: fp32 values (round with roundToSource for f16/bf16).
+/// mxq.dequantize: fp32 values (round with roundToSource for f16/bf16). A NaN
+/// result is the canonical quiet NaN (0x7FC00000), as in every NaN result of
+/// mxq.
 std::vector<float> dequantize(const std::vector<uint8_t> &codes,
                               const Shape &shape,
                               const std::vector<uint8_t> &scales, int64_t axis,

@@ -1,0 +1,28 @@
+//===- Passes.h - mxq conversion passes ---------------------------*- C++ -*-===//
+#ifndef MXQ_CONVERSION_PASSES_H
+#define MXQ_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mxq {
+
+#define GEN_PASS_DECL
+#include "mxq/Conversion/Passes.h.inc"
+
+/// Patterns that expand every mxq op into loops, vectors and exact integer
+/// numerics on tensors (the body of convert-mxq-to-loops).
+void populateMXQToLoopsPatterns(mlir::RewritePatternSet &patterns);
+
+#define GEN_PASS_REGISTRATION
+#include "mxq/Conversion/Passes.h.inc"
+
+} // namespace mxq
+
+#endif // MXQ_CONVERSION_PASSES_H

@@ -1,0 +1,27 @@
+//===- Passes.td - mxq conversion passes --------------------*- tablegen -*-===//
+#ifndef MXQ_CONVERSION_PASSES_TD
+#define MXQ_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertMXQToLoops : Pass<"convert-mxq-to-loops", "::mlir::ModuleOp"> {
+  let summary = "Expand mxq ops into loops over blocks with exact integer numerics";
+  let description = [{
+    Rewrites every mxq op on tensors into `scf.for` loops over its blocks.
+    Each block is read as one vector (`vector.transfer_read` along the
+    quantization axis, masked at a ragged tail), its scale and codes are
+    computed by the shared numerics library (`mxq/Numerics/Numerics.h`, exact
+    integer IR, no `arith.truncf` to small floats), and the results are
+    written with `vector.transfer_write` and `tensor.insert`. Element-wise
+    ops (`fake_quant`, `fake_quant_grad`) become `linalg.generic`.
+    The result is ordinary tensor IR that one-shot bufferization accepts.
+    The patterns are available as `mxq::populateMXQToLoopsPatterns`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
+#endif // MXQ_CONVERSION_PASSES_TD

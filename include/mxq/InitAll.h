@@ -1,0 +1,26 @@
+//===- InitAll.h - everything mxq's tools register ----------------*- C++ -*-===//
+#ifndef MXQ_INITALL_H
+#define MXQ_INITALL_H
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace mxq {
+
+/// mxq and the upstream dialects, interface models and LLVM IR translations
+/// its pipelines use.
+void registerDialects(mlir::DialectRegistry &registry);
+
+/// mxq's passes and pipelines, and the upstream passes they are made of.
+void registerPasses();
+
+/// The CPU pipeline as a textual pass list (what `mxq-cpu-pipeline` runs):
+/// mxq ops to loops and exact integer numerics, bufferization, LLVM.
+const char *cpuPipeline();
+
+/// Adds the CPU pipeline to `pm` (anchored on builtin.module).
+llvm::LogicalResult buildCPUPipeline(mlir::OpPassManager &pm);
+
+} // namespace mxq
+
+#endif // MXQ_INITALL_H

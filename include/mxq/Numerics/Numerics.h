@@ -1,0 +1,57 @@
+//===- Numerics.h - exact MX numerics as integer IR --------------*- C++ -*-===//
+//
+// The one IR-building library of MX numerics, shared by every target. Each
+// builder emits arith ops that compute exactly what the reference computes
+// (lib/Reference), bit for bit, using integer arithmetic on fp32 bit patterns
+// instead of arith.truncf/extf to or from f8/f6/f4/E8M0 (which MLIR 22 does
+// not lower correctly). Every builder works on scalars and on vectors alike:
+// pass f32 / i32 values or vector<...xf32> / vector<...xi32> values.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MXQ_NUMERICS_NUMERICS_H
+#define MXQ_NUMERICS_NUMERICS_H
+
+#include "mxq/Support/Formats.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Value.h"
+
+namespace mxq::numerics {
+
+/// An i32 constant (splat if `like` is a vector) shaped like `like`.
+mlir::Value i32Const(mlir::OpBuilder &b, mlir::Location loc, mlir::Type like,
+                     int64_t value);
+/// An f32 constant shaped like `like`.
+mlir::Value f32Const(mlir::OpBuilder &b, mlir::Location loc, mlir::Type like,
+                     float value);
+
+/// The E8M0 byte (as i32) of a block whose absolute maximum is `amax` (f32,
+/// non-negative or NaN).
+mlir::Value scaleByte(mlir::OpBuilder &b, mlir::Location loc, mlir::Value amax,
+                      ScaleAlgorithm algorithm, InfPolicy inf,
+                      ElementFormat format);
+
+/// 2^(127 - s) as f32 (exact, 2^-127 is subnormal); NaN for s = 0xFF.
+mlir::Value scaleMultiplier(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value s);
+/// 2^(s - 127) as f32; NaN for s = 0xFF.
+mlir::Value scaleValue(mlir::OpBuilder &b, mlir::Location loc, mlir::Value s);
+
+/// The code (as i32, in the low `bits` bits) of the f32 `x` in `format`,
+/// rounded with `rounding`, saturated, NaN per the format or `nanElement`.
+mlir::Value encodeElement(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value x, ElementFormat format,
+                          Rounding rounding, NanElement nanElement);
+
+/// The f32 value of a code (i32; bits above the format's width ignored).
+/// NaN codes give the quiet NaN with the code's sign.
+mlir::Value decodeElement(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value code, ElementFormat format);
+
+/// Replaces NaN by the canonical quiet NaN 0x7FC00000.
+mlir::Value canonicalizeNaN(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value x);
+
+} // namespace mxq::numerics
+
+#endif // MXQ_NUMERICS_NUMERICS_H

@@ -1,0 +1,513 @@
+//===- MXQToLoops.cpp - mxq ops to loops, vectors and exact numerics ------===//
+//
+// The target-independent expansion of mxq: every block becomes one vector
+// (read along the quantization axis, masked at a ragged tail), every number
+// is computed by the shared numerics library, and scales are stored straight
+// into their layout (the offsets of mxq/Support/ScaleLayout.h, built as IR).
+//
+//===----------------------------------------------------------------------===//
+#include "mxq/Conversion/Passes.h"
+#include "mxq/Dialect/MXQ/MXQ.h"
+#include "mxq/Numerics/Numerics.h"
+#include "mxq/Support/ScaleLayout.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mxq {
+#define GEN_PASS_DEF_CONVERTMXQTOLOOPS
+#include "mxq/Conversion/Passes.h.inc"
+} // namespace mxq
+
+using namespace mlir;
+namespace num = ::mxq::numerics;
+namespace dialect = ::mlir::mxq;
+
+namespace {
+
+Value indexConst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// `elt` shaped like `like` (vector or scalar).
+Type shapedLike(Type like, Type elt) {
+  if (auto v = dyn_cast<VectorType>(like))
+    return VectorType::get(v.getShape(), elt);
+  return elt;
+}
+
+/// i32 code bits (scalar or vector) as values of the small float `elt`.
+Value toSmallFloat(OpBuilder &b, Location loc, Value bits, Type elt) {
+  Type intTy = shapedLike(bits.getType(),
+                          b.getIntegerType(elt.getIntOrFloatBitWidth()));
+  Value narrow = arith::TruncIOp::create(b, loc, intTy, bits);
+  return arith::BitcastOp::create(b, loc, shapedLike(bits.getType(), elt),
+                                  narrow);
+}
+
+/// Values of a small float type (scalar or vector) as i32 code bits.
+Value fromSmallFloat(OpBuilder &b, Location loc, Value v) {
+  Type elt = getElementTypeOrSelf(v.getType());
+  Type intTy = shapedLike(v.getType(),
+                          b.getIntegerType(elt.getIntOrFloatBitWidth()));
+  Value narrow = arith::BitcastOp::create(b, loc, intTy, v);
+  return arith::ExtUIOp::create(b, loc,
+                                shapedLike(v.getType(), b.getI32Type()),
+                                narrow);
+}
+
+/// Widens f16/bf16 to f32 (exact); f32 stays.
+Value toF32(OpBuilder &b, Location loc, Value v) {
+  if (getElementTypeOrSelf(v.getType()).isF32())
+    return v;
+  return arith::ExtFOp::create(b, loc, shapedLike(v.getType(), b.getF32Type()),
+                               v);
+}
+
+/// Rounds f32 to `elt` (nearest even; a no-op for f32).
+Value fromF32(OpBuilder &b, Location loc, Value v, Type elt) {
+  if (elt.isF32())
+    return v;
+  return arith::TruncFOp::create(b, loc, shapedLike(v.getType(), elt), v);
+}
+
+/// The tensor index of the scale of block `blk` of the line at `ivs` (the
+/// loop indices of the data, the axis entry ignored), per layout.
+SmallVector<Value> scaleIndex(OpBuilder &b, Location loc, ValueRange ivs,
+                              int64_t axis, Value blk, Value numBlocks,
+                              dialect::ScaleLayout layout) {
+  int64_t rank = ivs.size();
+  SmallVector<Value> index(ivs.begin(), ivs.end());
+  auto c = [&](int64_t v) { return indexConst(b, loc, v); };
+  auto div = [&](Value x, int64_t d) {
+    return arith::DivUIOp::create(b, loc, x, c(d)).getResult();
+  };
+  auto rem = [&](Value x, int64_t d) {
+    return arith::RemUIOp::create(b, loc, x, c(d)).getResult();
+  };
+  auto mul = [&](Value x, Value y) {
+    return arith::MulIOp::create(b, loc, x, y).getResult();
+  };
+  auto add = [&](Value x, Value y) {
+    return arith::AddIOp::create(b, loc, x, y).getResult();
+  };
+  switch (layout) {
+  case dialect::ScaleLayout::linear:
+    index[axis] = blk;
+    return index;
+  case dialect::ScaleLayout::pairs:
+    index[axis] = div(blk, 2);
+    index.push_back(rem(blk, 2));
+    return index;
+  case dialect::ScaleLayout::swizzle_32_4_4: {
+    // ::mxq::swizzleOffset, as IR.
+    int64_t rowDim = axis == rank - 1 ? rank - 2 : rank - 1;
+    Value row = ivs[rowDim];
+    Value tilesPerBand = arith::CeilDivUIOp::create(
+        b, loc, numBlocks, c(::mxq::kSwizzleTileCols));
+    Value tile = add(mul(div(row, ::mxq::kSwizzleTileRows), tilesPerBand),
+                     div(blk, ::mxq::kSwizzleTileCols));
+    Value offset = add(
+        add(mul(tile, c(::mxq::kSwizzleTileBytes)), mul(rem(row, 32), c(16))),
+        add(mul(div(rem(row, 128), 32), c(4)), rem(blk, 4)));
+    SmallVector<Value> result(ivs.take_front(rank - 2));
+    result.push_back(offset);
+    return result;
+  }
+  }
+  llvm_unreachable("unknown layout");
+}
+
+/// Loop bounds over the data of `source` with `axis` split into blocks.
+void blockLoopBounds(OpBuilder &b, Location loc, Value source, int64_t axis,
+                     int64_t block, SmallVector<Value> &lbs,
+                     SmallVector<Value> &ubs, SmallVector<Value> &steps) {
+  int64_t rank = cast<RankedTensorType>(source.getType()).getRank();
+  for (int64_t d = 0; d < rank; ++d) {
+    Value size = tensor::DimOp::create(b, loc, source, d);
+    if (d == axis)
+      size = arith::CeilDivUIOp::create(b, loc, size, indexConst(b, loc, block));
+    lbs.push_back(indexConst(b, loc, 0));
+    ubs.push_back(size);
+    steps.push_back(indexConst(b, loc, 1));
+  }
+}
+
+/// Writes the code vector `codes` (i32) of one block at `at` along `axis`.
+/// Byte-sized codes are one masked vector store; narrower ones (FP6, FP4) are
+/// stored one by one, because LLVM packs vectors of i4/i6 in memory while
+/// memrefs keep one element per byte.
+Value writeCodes(OpBuilder &b, Location loc, Value codes, Value dest,
+                 ArrayRef<Value> at, int64_t axis, Value count) {
+  auto destType = cast<RankedTensorType>(dest.getType());
+  Type elt = destType.getElementType();
+  int64_t rank = destType.getRank();
+  if (elt.getIntOrFloatBitWidth() == 8) {
+    AffineMap map = AffineMap::get(rank, 0, b.getAffineDimExpr(axis));
+    Value v = toSmallFloat(b, loc, codes, elt);
+    return vector::TransferWriteOp::create(b, loc, v, dest, at, map,
+                                           ArrayRef<bool>{false})
+        .getResult();
+  }
+  auto loop = scf::ForOp::create(
+      b, loc, indexConst(b, loc, 0), count, indexConst(b, loc, 1),
+      ValueRange{dest},
+      [&](OpBuilder &nb, Location nloc, Value lane, ValueRange iter) {
+        Value c = vector::ExtractOp::create(nb, nloc, codes,
+                                            ArrayRef<OpFoldResult>{lane});
+        SmallVector<Value> pos(at.begin(), at.end());
+        pos[axis] = arith::AddIOp::create(nb, nloc, at[axis], lane);
+        Value t = tensor::InsertOp::create(
+            nb, nloc, toSmallFloat(nb, nloc, c, elt), iter[0], pos);
+        scf::YieldOp::create(nb, nloc, t);
+      });
+  return loop.getResult(0);
+}
+
+/// Reads the codes of one block as a vector of i32 (see writeCodes).
+Value readCodes(OpBuilder &b, Location loc, Value source, ArrayRef<Value> at,
+                int64_t axis, int64_t block, Value count) {
+  auto type = cast<RankedTensorType>(source.getType());
+  Type elt = type.getElementType();
+  int64_t rank = type.getRank();
+  VectorType i32Vec = VectorType::get({block}, b.getI32Type());
+  if (elt.getIntOrFloatBitWidth() == 8) {
+    AffineMap map = AffineMap::get(rank, 0, b.getAffineDimExpr(axis));
+    Value pad = toSmallFloat(b, loc, num::i32Const(b, loc, b.getI32Type(), 0),
+                             elt);
+    Value v = vector::TransferReadOp::create(
+        b, loc, VectorType::get({block}, elt), source, at, pad, map,
+        ArrayRef<bool>{false});
+    return fromSmallFloat(b, loc, v);
+  }
+  Value init = num::i32Const(b, loc, i32Vec, 0);
+  auto loop = scf::ForOp::create(
+      b, loc, indexConst(b, loc, 0), count, indexConst(b, loc, 1),
+      ValueRange{init},
+      [&](OpBuilder &nb, Location nloc, Value lane, ValueRange iter) {
+        SmallVector<Value> pos(at.begin(), at.end());
+        pos[axis] = arith::AddIOp::create(nb, nloc, at[axis], lane);
+        Value c = tensor::ExtractOp::create(nb, nloc, source, pos);
+        Value v = vector::InsertOp::create(nb, nloc, fromSmallFloat(nb, nloc, c),
+                                           iter[0],
+                                           ArrayRef<OpFoldResult>{lane});
+        scf::YieldOp::create(nb, nloc, v);
+      });
+  return loop.getResult(0);
+}
+
+/// Elements of the block that starts at `k0` on an axis of `size`.
+Value blockCount(OpBuilder &b, Location loc, Value size, Value k0,
+                 int64_t block) {
+  Value left = arith::SubIOp::create(b, loc, size, k0);
+  return arith::MinUIOp::create(b, loc, left, indexConst(b, loc, block));
+}
+
+struct QuantizeLowering : OpRewritePattern<dialect::QuantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(dialect::QuantizeOp op,
+                                PatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value input = op.getInput();
+    auto inType = cast<RankedTensorType>(input.getType());
+    int64_t rank = inType.getRank(), axis = op.getAxis();
+    int64_t block = op.getBlockSize();
+    Type codeElt = op.getCodes().getType().getElementType();
+    Type scaleElt = op.getScales().getType().getElementType();
+    ::mxq::ElementFormat format = *dialect::getElementFormat(codeElt);
+
+    ReifiedRankedShapedTypeDims dims;
+    if (failed(op.reifyResultShapes(rw, dims)))
+      return failure();
+    Value codes = tensor::EmptyOp::create(rw, loc, dims[0], codeElt);
+    Value scales = tensor::EmptyOp::create(rw, loc, dims[1], scaleElt);
+    Value pad = toSmallFloat(
+        rw, loc, num::i32Const(rw, loc, rw.getI32Type(), ::mxq::kScalePad),
+        scaleElt);
+    scales = linalg::FillOp::create(rw, loc, ValueRange{pad}, ValueRange{scales})
+                 .getResult(0);
+
+    SmallVector<Value> lbs, ubs, steps;
+    blockLoopBounds(rw, loc, input, axis, block, lbs, ubs, steps);
+    Value size = tensor::DimOp::create(rw, loc, input, axis);
+    Value numBlocks = ubs[axis];
+    AffineMap map = AffineMap::get(rank, 0, rw.getAffineDimExpr(axis));
+    VectorType inVec = VectorType::get({block}, inType.getElementType());
+
+    scf::LoopNest nest = scf::buildLoopNest(
+        rw, loc, lbs, ubs, steps, ValueRange{codes, scales},
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange iters) -> scf::ValueVector {
+          Value blk = ivs[axis];
+          Value k0 = arith::MulIOp::create(b, l, blk, indexConst(b, l, block));
+          SmallVector<Value> at(ivs.begin(), ivs.end());
+          at[axis] = k0;
+          Value zero = arith::ConstantOp::create(
+              b, l, b.getFloatAttr(inType.getElementType(), 0.0));
+          Value v = vector::TransferReadOp::create(
+              b, l, inVec, input, at, zero, map, ArrayRef<bool>{false});
+          Value x = toF32(b, l, v);
+          // amax: NaN-propagating maximum of |x| (the tail reads as 0).
+          Value absBits = arith::AndIOp::create(
+              b, l,
+              arith::BitcastOp::create(
+                  b, l, VectorType::get({block}, b.getI32Type()), x),
+              num::i32Const(b, l, x.getType(), 0x7FFFFFFF));
+          Value abs = arith::BitcastOp::create(b, l, x.getType(), absBits);
+          Value amax = vector::ReductionOp::create(
+              b, l, vector::CombiningKind::MAXIMUMF, abs);
+          Value s = num::scaleByte(
+              b, l, amax, dialect::toSupport(op.getScaleAlgorithm()),
+              dialect::toSupport(op.getInfPolicy()), format);
+          Value r = vector::BroadcastOp::create(
+              b, l, x.getType(), num::scaleMultiplier(b, l, s));
+          Value y = arith::MulFOp::create(b, l, x, r);
+          Value code = num::encodeElement(
+              b, l, y, format, dialect::toSupport(op.getRounding()),
+              dialect::toSupport(op.getNanElement()));
+          Value count = blockCount(b, l, size, k0, block);
+          Value newCodes = writeCodes(b, l, code, iters[0], at, axis, count);
+          SmallVector<Value> sIdx = scaleIndex(b, l, ivs, axis, blk, numBlocks,
+                                               op.getScaleLayout());
+          Value newScales = tensor::InsertOp::create(
+              b, l, toSmallFloat(b, l, s, scaleElt), iters[1], sIdx);
+          return {newCodes, newScales};
+        });
+    rw.replaceOp(op, nest.results);
+    return success();
+  }
+};
+
+struct DequantizeLowering : OpRewritePattern<dialect::DequantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(dialect::DequantizeOp op,
+                                PatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value codes = op.getCodes(), scales = op.getScales();
+    auto codesType = op.getCodes().getType();
+    int64_t rank = codesType.getRank(), axis = op.getAxis();
+    int64_t block = op.getBlockSize();
+    Type resElt = op.getResult().getType().getElementType();
+    ::mxq::ElementFormat format =
+        *dialect::getElementFormat(codesType.getElementType());
+
+    ReifiedRankedShapedTypeDims dims;
+    if (failed(op.reifyResultShapes(rw, dims)))
+      return failure();
+    Value result = tensor::EmptyOp::create(rw, loc, dims[0], resElt);
+    SmallVector<Value> lbs, ubs, steps;
+    blockLoopBounds(rw, loc, codes, axis, block, lbs, ubs, steps);
+    Value size = tensor::DimOp::create(rw, loc, codes, axis);
+    Value numBlocks = ubs[axis];
+    AffineMap map = AffineMap::get(rank, 0, rw.getAffineDimExpr(axis));
+
+    scf::LoopNest nest = scf::buildLoopNest(
+        rw, loc, lbs, ubs, steps, ValueRange{result},
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange iters) -> scf::ValueVector {
+          Value blk = ivs[axis];
+          Value k0 = arith::MulIOp::create(b, l, blk, indexConst(b, l, block));
+          SmallVector<Value> at(ivs.begin(), ivs.end());
+          at[axis] = k0;
+          Value count = blockCount(b, l, size, k0, block);
+          SmallVector<Value> sIdx = scaleIndex(b, l, ivs, axis, blk, numBlocks,
+                                               op.getScaleLayout());
+          Value s = fromSmallFloat(
+              b, l, tensor::ExtractOp::create(b, l, scales, sIdx));
+          Value code = readCodes(b, l, codes, at, axis, block, count);
+          Value value = num::decodeElement(b, l, code, format);
+          Value scale = vector::BroadcastOp::create(
+              b, l, value.getType(), num::scaleValue(b, l, s));
+          Value y = num::canonicalizeNaN(
+              b, l, arith::MulFOp::create(b, l, value, scale));
+          Value out = fromF32(b, l, y, resElt);
+          Value written = vector::TransferWriteOp::create(
+                              b, l, out, iters[0], at, map,
+                              ArrayRef<bool>{false})
+                              .getResult();
+          return {written};
+        });
+    rw.replaceOp(op, nest.results);
+    return success();
+  }
+};
+
+/// dual_quantize = quantize along the last axis, and quantize along the
+/// second-last axis with its codes transposed (both swizzled).
+struct DualQuantizeLowering : OpRewritePattern<dialect::DualQuantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(dialect::DualQuantizeOp op,
+                                PatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value input = op.getInput();
+    int64_t rank = op.getInput().getType().getRank();
+    auto codes1Type = op.getCodes1().getType();
+    SmallVector<int64_t> colShape(codes1Type.getShape());
+    std::swap(colShape[rank - 1], colShape[rank - 2]);
+    auto colCodesType =
+        RankedTensorType::get(colShape, codes1Type.getElementType());
+    auto makeQuantize = [&](int64_t axis, Type codesType, Type scalesType) {
+      return dialect::QuantizeOp::create(
+          rw, loc, codesType, scalesType, input, axis, 32,
+          op.getScaleAlgorithm(), op.getInfPolicy(), op.getRounding(),
+          op.getNanElement(), dialect::ScaleLayout::swizzle_32_4_4);
+    };
+    auto rows = makeQuantize(rank - 1, op.getCodes0().getType(),
+                             op.getScales0().getType());
+    auto cols =
+        makeQuantize(rank - 2, colCodesType, op.getScales1().getType());
+    ReifiedRankedShapedTypeDims dims;
+    if (failed(op.reifyResultShapes(rw, dims)))
+      return failure();
+    Value init = tensor::EmptyOp::create(rw, loc, dims[2],
+                                         codes1Type.getElementType());
+    SmallVector<int64_t> perm;
+    for (int64_t d = 0; d < rank; ++d)
+      perm.push_back(d);
+    std::swap(perm[rank - 1], perm[rank - 2]);
+    Value transposed =
+        linalg::TransposeOp::create(rw, loc, cols.getCodes(), init, perm)
+            .getResult()[0];
+    transposed = tensor::CastOp::create(rw, loc, codes1Type, transposed);
+    rw.replaceOp(op, {rows.getCodes(), rows.getScales(), transposed,
+                      cols.getScales()});
+    return success();
+  }
+};
+
+/// Maps of per-tensor (the constant 0) or per-channel (along `axis`)
+/// parameters.
+AffineMap paramMap(MLIRContext *ctx, int64_t rank, std::optional<int64_t> axis) {
+  if (axis)
+    return AffineMap::get(rank, 0, getAffineDimExpr(*axis, ctx));
+  return AffineMap::get(rank, 0, getAffineConstantExpr(0, ctx));
+}
+
+struct FakeQuantLowering : OpRewritePattern<dialect::FakeQuantOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(dialect::FakeQuantOp op,
+                                PatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto type = op.getInput().getType();
+    int64_t rank = type.getRank();
+    ReifiedRankedShapedTypeDims dims;
+    if (failed(op.reifyResultShapes(rw, dims)))
+      return failure();
+    Value init = tensor::EmptyOp::create(rw, loc, dims[0], type.getElementType());
+    AffineMap id = rw.getMultiDimIdentityMap(rank);
+    AffineMap p = paramMap(rw.getContext(), rank, op.getAxis());
+    ::mxq::ElementFormat format = *dialect::getElementFormat(op.getFormat());
+    float qmin = op.getQuantMin().convertToFloat();
+    float qmax = op.getQuantMax().convertToFloat();
+    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rw, loc, TypeRange{type},
+        ValueRange{op.getInput(), op.getStepSize(), op.getZeroPoint()},
+        ValueRange{init}, ArrayRef<AffineMap>{id, p, p, id}, iters,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          // ref: fakeQuant.
+          Value x = toF32(b, l, args[0]), s = args[1], z = args[2];
+          Value t = arith::AddFOp::create(
+              b, l, arith::DivFOp::create(b, l, x, s), z);
+          Value lo = num::f32Const(b, l, t.getType(), qmin);
+          Value hi = num::f32Const(b, l, t.getType(), qmax);
+          t = arith::SelectOp::create(
+              b, l,
+              arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, t, lo),
+              lo, t);
+          t = arith::SelectOp::create(
+              b, l,
+              arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, hi, t),
+              hi, t);
+          Value q = num::decodeElement(
+              b, l,
+              num::encodeElement(b, l, t, format, ::mxq::Rounding::RNE,
+                                 ::mxq::NanElement::Max),
+              format);
+          Value y = arith::MulFOp::create(
+              b, l, arith::SubFOp::create(b, l, q, z), s);
+          y = num::canonicalizeNaN(b, l, y);
+          linalg::YieldOp::create(b, l,
+                                  fromF32(b, l, y, type.getElementType()));
+        });
+    rw.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+struct FakeQuantGradLowering : OpRewritePattern<dialect::FakeQuantGradOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(dialect::FakeQuantGradOp op,
+                                PatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto type = op.getInput().getType();
+    int64_t rank = type.getRank();
+    ReifiedRankedShapedTypeDims dims;
+    if (failed(op.reifyResultShapes(rw, dims)))
+      return failure();
+    Value init = tensor::EmptyOp::create(rw, loc, dims[0], type.getElementType());
+    AffineMap id = rw.getMultiDimIdentityMap(rank);
+    AffineMap p = paramMap(rw.getContext(), rank, op.getAxis());
+    float qmin = op.getQuantMin().convertToFloat();
+    float qmax = op.getQuantMax().convertToFloat();
+    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rw, loc, TypeRange{type},
+        ValueRange{op.getGrad(), op.getInput(), op.getStepSize()},
+        ValueRange{init}, ArrayRef<AffineMap>{id, id, p, id}, iters,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          // ref: fakeQuantGrad.
+          Value g = args[0], x = toF32(b, l, args[1]), s = args[2];
+          Value lo = arith::MulFOp::create(
+              b, l, num::f32Const(b, l, s.getType(), qmin), s);
+          Value hi = arith::MulFOp::create(
+              b, l, num::f32Const(b, l, s.getType(), qmax), s);
+          Value in = arith::AndIOp::create(
+              b, l,
+              arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, x, lo),
+              arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLE, x, hi));
+          Value zero = arith::ConstantOp::create(
+              b, l, b.getFloatAttr(type.getElementType(), 0.0));
+          linalg::YieldOp::create(
+              b, l, arith::SelectOp::create(b, l, in, g, zero).getResult());
+        });
+    rw.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+struct ConvertMXQToLoops
+    : ::mxq::impl::ConvertMXQToLoopsBase<ConvertMXQToLoops> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    ::mxq::populateMXQToLoopsPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    WalkResult left = getOperation()->walk([](Operation *op) {
+      if (isa<dialect::MXQDialect>(op->getDialect())) {
+        op->emitOpError() << "has no lowering to loops yet";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (left.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void ::mxq::populateMXQToLoopsPatterns(RewritePatternSet &patterns) {
+  patterns.add<QuantizeLowering, DequantizeLowering, DualQuantizeLowering,
+               FakeQuantLowering, FakeQuantGradLowering>(
+      patterns.getContext());
+}

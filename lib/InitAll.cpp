@@ -1,0 +1,102 @@
+//===- InitAll.cpp - everything mxq's tools register ----------------------===//
+//
+// The one translation unit that includes the registration headers of the
+// upstream dialects and passes (they are slow to compile).
+//
+//===----------------------------------------------------------------------===//
+#include "mxq/InitAll.h"
+#include "mxq/Conversion/Passes.h"
+#include "mxq/Dialect/MXQ/MXQ.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/ControlFlow/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void ::mxq::registerDialects(DialectRegistry &registry) {
+  registry.insert<mlir::mxq::MXQDialect, affine::AffineDialect,
+                  arith::ArithDialect, bufferization::BufferizationDialect,
+                  cf::ControlFlowDialect, func::FuncDialect,
+                  index::IndexDialect, LLVM::LLVMDialect,
+                  linalg::LinalgDialect, math::MathDialect,
+                  memref::MemRefDialect, scf::SCFDialect,
+                  tensor::TensorDialect, vector::VectorDialect>();
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
+      registry);
+  cf::registerBufferizableOpInterfaceExternalModels(registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  vector::registerBufferizableOpInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}
+
+const char *::mxq::cpuPipeline() {
+  return "convert-mxq-to-loops,canonicalize,cse,"
+         "one-shot-bufferize{bufferize-function-boundaries "
+         "function-boundary-type-conversion=identity-layout-map},"
+         "func.func(convert-linalg-to-loops),"
+         "convert-vector-to-scf,lower-affine,convert-scf-to-cf,"
+         "expand-strided-metadata,canonicalize,cse,"
+         "convert-vector-to-llvm,finalize-memref-to-llvm,"
+         "convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
+         "convert-cf-to-llvm,reconcile-unrealized-casts";
+}
+
+llvm::LogicalResult(::mxq::buildCPUPipeline)(OpPassManager &pm) {
+  // The textual pipeline names registered passes.
+  static bool registered = (registerPasses(), true);
+  (void)registered;
+  return parsePassPipeline(cpuPipeline(), pm);
+}
+
+void ::mxq::registerPasses() {
+  static bool done = false;
+  if (done)
+    return;
+  done = true;
+  ::mxq::registerMXQConversionPasses();
+  registerTransformsPasses();
+  registerConversionPasses();
+  bufferization::registerBufferizationPasses();
+  bufferization::registerBufferizationPipelines();
+  memref::registerMemRefPasses();
+  registerLinalgPasses();
+  PassPipelineRegistration<>(
+      "mxq-cpu-pipeline",
+      "Lower mxq ops to LLVM for the host CPU (expands into: "
+      "convert-mxq-to-loops, one-shot-bufferize, ..., to LLVM)",
+      [](OpPassManager &pm) {
+        if (failed(buildCPUPipeline(pm)))
+          llvm::report_fatal_error("mxq: the CPU pipeline does not parse");
+      });
+}

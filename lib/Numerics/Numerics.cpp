@@ -1,0 +1,249 @@
+//===- Numerics.cpp - exact MX numerics as integer IR ---------------------===//
+//
+// Mirrors lib/Reference rule by rule; the comments name the reference
+// function each builder reproduces.
+//
+//===----------------------------------------------------------------------===//
+#include "mxq/Numerics/Numerics.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+
+namespace mxq::numerics {
+
+/// `elt` with the shape of `like` (a vector) or `elt` itself.
+static Type shaped(Type like, Type elt) {
+  if (auto v = dyn_cast<VectorType>(like))
+    return VectorType::get(v.getShape(), elt);
+  return elt;
+}
+
+Value i32Const(OpBuilder &b, Location loc, Type like, int64_t value) {
+  Type t = shaped(like, b.getI32Type());
+  TypedAttr attr = b.getI32IntegerAttr(static_cast<int32_t>(value));
+  if (auto v = dyn_cast<VectorType>(t))
+    attr = DenseElementsAttr::get(v, attr);
+  return arith::ConstantOp::create(b, loc, t, attr);
+}
+
+Value f32Const(OpBuilder &b, Location loc, Type like, float value) {
+  Type t = shaped(like, b.getF32Type());
+  TypedAttr attr = b.getF32FloatAttr(value);
+  if (auto v = dyn_cast<VectorType>(t))
+    attr = DenseElementsAttr::get(v, attr);
+  return arith::ConstantOp::create(b, loc, t, attr);
+}
+
+namespace {
+/// Short spellings for the integer IR below (all i32, unsigned where it
+/// matters).
+struct I {
+  OpBuilder &b;
+  Location loc;
+  Type like;
+  Value c(int64_t v) { return i32Const(b, loc, like, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value andi(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value ori(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
+  Value shl(Value x, Value y) { return arith::ShLIOp::create(b, loc, x, y); }
+  Value shr(Value x, Value y) { return arith::ShRUIOp::create(b, loc, x, y); }
+  Value minu(Value x, Value y) { return arith::MinUIOp::create(b, loc, x, y); }
+  Value maxs(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
+  Value mins(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value eq(Value x, Value y) { return cmp(arith::CmpIPredicate::eq, x, y); }
+  Value ne(Value x, Value y) { return cmp(arith::CmpIPredicate::ne, x, y); }
+  Value ugt(Value x, Value y) { return cmp(arith::CmpIPredicate::ugt, x, y); }
+  Value uge(Value x, Value y) { return cmp(arith::CmpIPredicate::uge, x, y); }
+  Value ule(Value x, Value y) { return cmp(arith::CmpIPredicate::ule, x, y); }
+  Value sel(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value andb(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value orb(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
+  Value zext(Value bit) {
+    return arith::ExtUIOp::create(b, loc, shaped(like, b.getI32Type()), bit);
+  }
+  Value bitsOf(Value f) {
+    return arith::BitcastOp::create(b, loc, shaped(like, b.getI32Type()), f);
+  }
+  Value floatOf(Value i) {
+    return arith::BitcastOp::create(b, loc, shaped(like, b.getF32Type()), i);
+  }
+};
+} // namespace
+
+/// ref: floorFromExponent.
+static Value floorFromExponent(I &i, Value exponent, int emax) {
+  Value s = i.minu(i.sub(exponent, i.c(emax)), i.c(kScaleMax));
+  return i.sel(i.ule(exponent, i.c(emax)), i.c(0), s);
+}
+
+Value scaleByte(OpBuilder &b, Location loc, Value amax,
+                ScaleAlgorithm algorithm, InfPolicy inf,
+                ElementFormat format) {
+  const FormatInfo &info = formatInfo(format);
+  I i{b, loc, amax.getType()};
+  Value bits = i.bitsOf(amax);
+  Value exponent = i.andi(i.shr(bits, i.c(23)), i.c(0xFF));
+  Value mantissa = i.andi(bits, i.c(0x7FFFFF));
+  Value s;
+  switch (algorithm) {
+  case ScaleAlgorithm::Floor:
+    s = floorFromExponent(i, exponent, info.emax);
+    break;
+  case ScaleAlgorithm::Ceil: {
+    Value up = i.zext(i.ne(mantissa, i.c(0)));
+    Value raw = i.sub(i.add(exponent, up), i.c(info.emax));
+    s = i.mins(i.maxs(raw, i.c(0)), i.c(kScaleMax));
+    break;
+  }
+  case ScaleAlgorithm::Even: {
+    Value rounded = i.add(bits, i.c(1 << (23 - info.mbits - 1)));
+    s = floorFromExponent(i, i.andi(i.shr(rounded, i.c(23)), i.c(0xFF)),
+                          info.emax);
+    break;
+  }
+  case ScaleAlgorithm::RCeil: {
+    // ref: rceilE8M0(amax * fl32(1/max)).
+    Value d = arith::MulFOp::create(
+        b, loc, amax, f32Const(b, loc, amax.getType(), 1.0f / info.maxFinite));
+    Value db = i.bitsOf(d);
+    Value e = i.andi(i.shr(db, i.c(23)), i.c(0xFF));
+    Value m = i.andi(db, i.c(0x7FFFFF));
+    Value up = i.sel(i.eq(e, i.c(0)), i.ugt(m, i.c(0x400000)),
+                     i.ne(m, i.c(0)));
+    s = i.add(e, i.zext(up));
+    break;
+  }
+  }
+  Value infByte;
+  switch (inf) {
+  case InfPolicy::NaN:
+    infByte = i.c(kScaleNaN);
+    break;
+  case InfPolicy::Saturate:
+    infByte = i.c(kScaleMax);
+    break;
+  case InfPolicy::Exponent:
+    infByte = floorFromExponent(i, i.c(0xFF), info.emax);
+    break;
+  }
+  Value absBits = i.andi(bits, i.c(0x7FFFFFFF));
+  s = i.sel(i.eq(absBits, i.c(0x7F800000)), infByte, s);
+  return i.sel(i.ugt(absBits, i.c(0x7F800000)), i.c(kScaleNaN), s);
+}
+
+Value scaleMultiplier(OpBuilder &b, Location loc, Value s) {
+  I i{b, loc, s.getType()};
+  Value bits = i.shl(i.sub(i.c(254), s), i.c(23));
+  bits = i.sel(i.eq(s, i.c(254)), i.c(0x00400000), bits);
+  bits = i.sel(i.eq(s, i.c(kScaleNaN)), i.c(0x7FC00000), bits);
+  return i.floatOf(bits);
+}
+
+Value scaleValue(OpBuilder &b, Location loc, Value s) {
+  I i{b, loc, s.getType()};
+  Value bits = i.shl(s, i.c(23));
+  bits = i.sel(i.eq(s, i.c(0)), i.c(0x00400000), bits);
+  bits = i.sel(i.eq(s, i.c(kScaleNaN)), i.c(0x7FC00000), bits);
+  return i.floatOf(bits);
+}
+
+Value encodeElement(OpBuilder &b, Location loc, Value x, ElementFormat format,
+                    Rounding rounding, NanElement nanElement) {
+  // ref: encodeElement. The value is mant * 2^(eE - 150) with the implicit
+  // bit in mant; it is rounded to n quanta of 2^(te - mbits) where te is its
+  // exponent clamped to the format's smallest normal exponent. The code is
+  // then ((te - emin) << mbits) + n, which carries into the exponent by
+  // itself.
+  const FormatInfo &info = formatInfo(format);
+  I i{b, loc, x.getType()};
+  Value bits = i.bitsOf(x);
+  Value sign = i.shr(bits, i.c(31));
+  Value abs = i.andi(bits, i.c(0x7FFFFFFF));
+  Value exponent = i.shr(abs, i.c(23));
+  Value isSub = i.eq(exponent, i.c(0));
+  Value mant = i.andi(abs, i.c(0x7FFFFF));
+  mant = i.sel(isSub, mant, i.ori(mant, i.c(0x800000)));
+  Value eE = i.sel(isSub, i.c(1), exponent);
+  // te - emin = max(eE - 127 - emin, 0); shift = te - eE + 150 - mbits.
+  Value teMinusEmin = i.maxs(i.sub(eE, i.c(127 + info.emin())), i.c(0));
+  Value shift = i.sub(i.add(teMinusEmin, i.c(info.emin() + 150 - info.mbits)),
+                      eE);
+  shift = i.mins(shift, i.c(26));
+  Value n = i.shr(mant, shift);
+  Value rem = i.andi(mant, i.sub(i.shl(i.c(1), shift), i.c(1)));
+  Value half = i.shl(i.c(1), i.sub(shift, i.c(1)));
+  Value up;
+  switch (rounding) {
+  case Rounding::RNE:
+    up = i.orb(i.ugt(rem, half),
+               i.andb(i.eq(rem, half), i.ne(i.andi(n, i.c(1)), i.c(0))));
+    break;
+  case Rounding::Away:
+    up = i.uge(rem, half);
+    break;
+  case Rounding::Floor:
+    up = i.andb(i.ne(sign, i.c(0)), i.ne(rem, i.c(0)));
+    break;
+  }
+  n = i.add(n, i.zext(up));
+  Value code = i.add(i.shl(teMinusEmin, i.c(info.mbits)), n);
+  code = i.minu(code, i.c(info.maxCode)); // saturation (Inf included)
+  code = i.ori(code, i.shl(sign, i.c(info.bits - 1)));
+  int64_t nanCode = info.hasNaN ? info.nanCode
+                                : (nanElement == NanElement::Max ? info.maxCode
+                                                                 : 0);
+  return i.sel(i.ugt(abs, i.c(0x7F800000)), i.c(nanCode), code);
+}
+
+Value decodeElement(OpBuilder &b, Location loc, Value code,
+                    ElementFormat format) {
+  // ref: decodeElement.
+  const FormatInfo &info = formatInfo(format);
+  I i{b, loc, code.getType()};
+  code = i.andi(code, i.c((1 << info.bits) - 1));
+  Value sign = i.shl(i.shr(code, i.c(info.bits - 1)), i.c(31));
+  Value mag = i.andi(code, i.c(info.signBit() - 1));
+  Value expField = i.shr(mag, i.c(info.mbits));
+  Value mant = i.andi(mag, i.c((1 << info.mbits) - 1));
+  // Normal: rebias the exponent, widen the mantissa.
+  Value normal =
+      i.ori(i.shl(i.add(expField, i.c(127 - info.bias)), i.c(23)),
+            i.shl(mant, i.c(23 - info.mbits)));
+  // Subnormal: mant * 2^(emin - mbits), exact in f32.
+  Value subF = arith::MulFOp::create(
+      b, loc,
+      arith::UIToFPOp::create(b, loc, shaped(code.getType(), b.getF32Type()),
+                              mant),
+      f32Const(b, loc, code.getType(),
+               std::ldexp(1.0f, info.emin() - int(info.mbits))));
+  Value magBits = i.sel(i.eq(expField, i.c(0)), i.bitsOf(subF), normal);
+  if (format == ElementFormat::E4M3FN)
+    magBits = i.sel(i.eq(mag, i.c(0x7F)), i.c(0x7FC00000), magBits);
+  if (format == ElementFormat::E5M2) {
+    Value special = i.eq(expField, i.c(0x1F));
+    Value infOrNaN =
+        i.sel(i.eq(mant, i.c(0)), i.c(0x7F800000), i.c(0x7FC00000));
+    magBits = i.sel(special, infOrNaN, magBits);
+  }
+  return i.floatOf(i.ori(magBits, sign));
+}
+
+Value canonicalizeNaN(OpBuilder &b, Location loc, Value x) {
+  Value isNaN =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  return arith::SelectOp::create(
+      b, loc, isNaN, f32Const(b, loc, x.getType(),
+                              std::numeric_limits<float>::quiet_NaN()),
+      x);
+}
+
+} // namespace mxq::numerics

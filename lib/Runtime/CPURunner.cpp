@@ -1,0 +1,186 @@
+//===- CPURunner.cpp - compile and run mxq functions on the host ----------===//
+//
+// Lowers the module with the CPU pipeline and calls the entry through its C
+// interface: `_mlir_ciface_<entry>(results*, memref descriptor* ...)`, where
+// a ranked memref descriptor is {allocated, aligned, offset, sizes[rank],
+// strides[rank]} and the results come back as a struct of descriptors.
+//
+//===----------------------------------------------------------------------===//
+#include "mxq/Runtime/CPURunner.h"
+#include "mxq/InitAll.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace mlir;
+
+namespace mxq {
+
+unsigned bytesPerElement(Type type) {
+  if (type.isF32())
+    return 4;
+  if (type.isF16() || type.isBF16())
+    return 2;
+  if (isa<FloatType>(type) && type.getIntOrFloatBitWidth() <= 8)
+    return 1;
+  return 0;
+}
+
+namespace {
+/// A memref descriptor laid out as the LLVM lowering lays it out.
+struct Descriptor {
+  std::vector<int64_t> words; // allocated, aligned, offset, sizes, strides
+
+  static Descriptor forTensor(const RawTensor &t) {
+    Descriptor d;
+    int64_t rank = t.shape.size();
+    d.words.resize(3 + 2 * rank);
+    void *data = const_cast<uint8_t *>(t.data.data());
+    std::memcpy(&d.words[0], &data, sizeof(void *));
+    std::memcpy(&d.words[1], &data, sizeof(void *));
+    d.words[2] = 0;
+    int64_t stride = 1;
+    for (int64_t i = rank - 1; i >= 0; --i) {
+      d.words[3 + i] = t.shape[i];
+      d.words[3 + rank + i] = stride;
+      stride *= t.shape[i];
+    }
+    return d;
+  }
+};
+} // namespace
+
+bool runOnCPU(ModuleOp module, const std::string &entry,
+              const std::vector<RawTensor> &inputs,
+              std::vector<RawTensor> &results, std::string &error) {
+  auto func = module.lookupSymbol<func::FuncOp>(entry);
+  if (!func) {
+    error = "the module has no function @" + entry;
+    return false;
+  }
+  SmallVector<RankedTensorType> resultTypes;
+  for (Type t : func.getFunctionType().getResults()) {
+    auto rt = dyn_cast<RankedTensorType>(t);
+    if (!rt || rt.getRank() == 0 || !bytesPerElement(rt.getElementType())) {
+      error = "@" + entry + " returns a value of a type mxq-run cannot "
+              "return: only ranked tensors (rank >= 1) of f32, f16, bf16, "
+              "MX codes and E8M0";
+      return false;
+    }
+    resultTypes.push_back(rt);
+  }
+  func->setAttr("llvm.emit_c_interface", UnitAttr::get(module.getContext()));
+
+  // Lower, collecting diagnostics into the error message.
+  std::string diagnostics;
+  {
+    ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
+      llvm::raw_string_ostream os(diagnostics);
+      os << d.getLocation() << ": " << d << "\n";
+      return success();
+    });
+    PassManager pm(module.getContext());
+    if (failed(buildCPUPipeline(pm)) || failed(pm.run(module))) {
+      error = "the CPU pipeline failed:\n" + diagnostics;
+      return false;
+    }
+  }
+
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+  ExecutionEngineOptions options;
+  options.transformer = makeOptimizingTransformer(3, 0, nullptr);
+  auto engine = ExecutionEngine::create(module, options);
+  if (!engine) {
+    error = "cannot JIT-compile the module: " +
+            llvm::toString(engine.takeError());
+    return false;
+  }
+
+  // Results: a struct of descriptors, one per result.
+  size_t resultWords = 0;
+  for (RankedTensorType t : resultTypes)
+    resultWords += 3 + 2 * t.getRank();
+  std::vector<int64_t> resultStruct(std::max<size_t>(resultWords, 1), 0);
+  void *resultPtr = resultStruct.data();
+
+  std::vector<Descriptor> descriptors;
+  for (const RawTensor &t : inputs)
+    descriptors.push_back(Descriptor::forTensor(t));
+  std::vector<void *> descriptorPtrs;
+  for (Descriptor &d : descriptors)
+    descriptorPtrs.push_back(d.words.data());
+  std::vector<void *> args;
+  if (!resultTypes.empty())
+    args.push_back(&resultPtr);
+  for (void *&p : descriptorPtrs)
+    args.push_back(&p);
+  if (llvm::Error e = (*engine)->invokePacked("_mlir_ciface_" + entry, args)) {
+    error = "cannot call @" + entry + ": " + llvm::toString(std::move(e));
+    return false;
+  }
+
+  // Copy each result out of its descriptor (any strides) and free it.
+  size_t at = 0;
+  results.clear();
+  for (RankedTensorType t : resultTypes) {
+    int64_t rank = t.getRank();
+    const int64_t *w = resultStruct.data() + at;
+    at += 3 + 2 * rank;
+    uint8_t *allocated, *aligned;
+    std::memcpy(&allocated, &w[0], sizeof(void *));
+    std::memcpy(&aligned, &w[1], sizeof(void *));
+    RawTensor r;
+    r.elementType = t.getElementType();
+    r.shape.assign(w + 3, w + 3 + rank);
+    unsigned size = bytesPerElement(r.elementType);
+    int64_t count = 1;
+    for (int64_t d : r.shape)
+      count *= d;
+    r.data.resize(count * size);
+    std::vector<int64_t> index(rank, 0);
+    for (int64_t e = 0; e < count; ++e) {
+      int64_t offset = w[2];
+      for (int64_t d = 0; d < rank; ++d)
+        offset += index[d] * w[3 + rank + d];
+      std::memcpy(&r.data[e * size], aligned + offset * size, size);
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        if (++index[d] < r.shape[d])
+          break;
+        index[d] = 0;
+      }
+    }
+    results.push_back(std::move(r));
+  }
+  // Results may alias each other or the inputs; free each allocation once
+  // and never the caller's buffers.
+  std::vector<void *> freed;
+  for (const RawTensor &t : inputs)
+    freed.push_back(const_cast<uint8_t *>(t.data.data()));
+  at = 0;
+  for (RankedTensorType t : resultTypes) {
+    void *allocated;
+    std::memcpy(&allocated, &resultStruct[at], sizeof(void *));
+    at += 3 + 2 * t.getRank();
+    if (allocated &&
+        std::find(freed.begin(), freed.end(), allocated) == freed.end()) {
+      std::free(allocated);
+      freed.push_back(allocated);
+    }
+  }
+  return true;
+}
+
+} // namespace mxq
