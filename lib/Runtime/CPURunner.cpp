@@ -14,6 +14,7 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -78,6 +79,23 @@ bool runOnCPU(ModuleOp module, const std::string &entry,
     resultTypes.push_back(rt);
   }
   func->setAttr("llvm.emit_c_interface", UnitAttr::get(module.getContext()));
+
+  // Compile only the entry and what it calls: the other functions of the
+  // file need not be compilable.
+  llvm::DenseSet<Operation *> keep;
+  SmallVector<func::FuncOp> work{func};
+  while (!work.empty()) {
+    func::FuncOp f = work.pop_back_val();
+    if (!keep.insert(f).second)
+      continue;
+    f.walk([&](func::CallOp call) {
+      if (auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee()))
+        work.push_back(callee);
+    });
+  }
+  for (auto f : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (!keep.contains(f))
+      f.erase();
 
   // Lower, collecting diagnostics into the error message.
   std::string diagnostics;
