@@ -31,6 +31,7 @@
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -47,7 +48,7 @@ void ::mxq::registerDialects(DialectRegistry &registry) {
                   index::IndexDialect, LLVM::LLVMDialect,
                   linalg::LinalgDialect, math::MathDialect,
                   memref::MemRefDialect, scf::SCFDialect,
-                  tensor::TensorDialect, vector::VectorDialect>();
+                  tensor::TensorDialect, ub::UBDialect, vector::VectorDialect>();
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);
@@ -69,7 +70,7 @@ const char *::mxq::cpuPipeline() {
          "expand-strided-metadata,canonicalize,cse,"
          "convert-vector-to-llvm,finalize-memref-to-llvm,"
          "convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
-         "convert-cf-to-llvm,reconcile-unrealized-casts";
+         "convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts";
 }
 
 llvm::LogicalResult(::mxq::buildCPUPipeline)(OpPassManager &pm) {

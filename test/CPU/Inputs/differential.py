@@ -1,0 +1,142 @@
+"""Differential test: runs functions through mxq-run's compiled CPU path and
+through its C++ reference, on edge-case and random data, for several shapes,
+and compares every result byte for byte.
+
+usage: differential.py MXQ_RUN FILE.mlir WORKDIR ENTRY=ARG;ARG;... [...]
+An ARG is KIND:SHAPE with SHAPE a comma list of Python expressions in M and K,
+KIND one of f32 f16 bf16 (data with edge cases), step (positive f32),
+zp (small f32), codes (random code bytes), fp4 (random packed FP4 bytes),
+scales (random E8M0 bytes).
+Shapes (M, K) default to a set of aligned and ragged ones; MXQ_SHAPES
+overrides them ("M,K;M,K")."""
+import os
+import zlib
+import subprocess
+import sys
+import numpy as np
+
+SHAPES = [(1, 32), (3, 64), (5, 100), (64, 96), (130, 70), (2, 1030)]
+if os.environ.get("MXQ_SHAPES"):
+    SHAPES = [tuple(int(v) for v in s.split(","))
+              for s in os.environ["MXQ_SHAPES"].split(";")]
+
+
+def bf16_bits(a):
+    b = a.astype(np.float32).view(np.uint32).astype(np.uint64)
+    r = ((b + 0x7FFF + ((b >> 16) & 1)) >> 16).astype(np.uint16)
+    r[np.isnan(a)] = 0x7FC0
+    return r
+
+
+def edge_data(rng, shape, dtype):
+    """Random values over a wide exponent range with whole blocks of the edge
+    cases: zeros, a NaN, an infinity, subnormals, huge values, grid ties."""
+    n = int(np.prod(shape))
+    x = (rng.standard_normal(n) *
+         np.exp2(rng.integers(-30, 30, n))).astype(np.float32)
+    tiny = {"f32": 2.0 ** -149, "f16": 2.0 ** -24, "bf16": 2.0 ** -133}[dtype]
+    huge = {"f32": 3.0e38, "f16": 60000.0, "bf16": 3.0e38}[dtype]
+    for start in range(0, n, 32):
+        kind = rng.integers(0, 12)
+        blk = slice(start, min(n, start + 32))
+        m = blk.stop - blk.start
+        if kind == 0:
+            x[blk] = 0.0
+            x[blk][rng.random(m) < 0.5] = -0.0
+        elif kind == 1:
+            x[start + rng.integers(0, m)] = np.nan
+        elif kind == 2:
+            x[start + rng.integers(0, m)] = np.inf * rng.choice([-1, 1])
+        elif kind == 3:
+            x[blk] = tiny * rng.integers(-4, 5, m)
+        elif kind == 4:
+            x[blk] = huge * rng.uniform(-1, 1, m)
+        elif kind == 5:  # ties of the small grids, scaled by a power of two
+            x[blk] = (rng.integers(-64, 64, m) + 0.5) * 2.0 ** rng.integers(-8, 8)
+        elif kind == 6:
+            x[blk] = np.float32(480.0) * rng.choice([-1, 1], m)
+    x = x.reshape(shape)
+    if dtype == "f32":
+        return x
+    if dtype == "f16":
+        with np.errstate(over="ignore"):
+            return x.astype(np.float16)
+    return bf16_bits(x)
+
+
+def make_arg(rng, kind, shape):
+    if kind in ("f32", "f16", "bf16"):
+        return edge_data(rng, shape, kind)
+    if kind == "step":
+        return np.exp2(rng.integers(-6, 6, shape)).astype(np.float32) * \
+            rng.uniform(0.5, 1.5, shape).astype(np.float32)
+    if kind == "zp":
+        return rng.choice(np.array([0.0, 0.5, -1.25], dtype=np.float32), shape)
+    if kind == "codes":
+        return rng.integers(0, 256, shape, dtype=np.uint8)
+    if kind == "codes6":
+        return rng.integers(0, 64, shape, dtype=np.uint8)
+    if kind == "fp4":
+        shape = list(shape)
+        shape[-1] = (shape[-1] + 1) // 2
+        return rng.integers(0, 256, shape, dtype=np.uint8)
+    if kind == "scales":
+        s = rng.integers(100, 150, shape, dtype=np.uint8)
+        s[rng.random(shape) < 0.05] = 255
+        s[rng.random(shape) < 0.05] = 0
+        s[rng.random(shape) < 0.05] = 254
+        return s
+    raise SystemExit(f"unknown argument kind {kind}")
+
+
+def main():
+    mxq_run, mlir, work = sys.argv[1:4]
+    if os.sep not in mxq_run:  # a tool name: find it on PATH
+        import shutil
+        mxq_run = shutil.which(mxq_run) or mxq_run
+    failures = 0
+    runs = 0
+    for spec in sys.argv[4:]:
+        entry, args = spec.split("=", 1)
+        for (M, K) in SHAPES:
+            rng = np.random.default_rng(zlib.crc32(f"{entry}{M}x{K}".encode()))
+            d = os.path.join(work, f"{entry}_{M}x{K}")
+            os.makedirs(d, exist_ok=True)
+            cmd_inputs = []
+            for i, a in enumerate(args.split(";")):
+                kind, shape = a.split(":")
+                dims = tuple(int(eval(e, {}, {"M": M, "K": K}))
+                             for e in shape.split(","))
+                path = os.path.join(d, f"arg{i}.npy")
+                np.save(path, make_arg(rng, kind, dims))
+                cmd_inputs += ["--input", path]
+            outs = {}
+            for mode in ("compiled", "reference"):
+                out = os.path.join(d, mode)
+                cmd = [mxq_run, mlir, "--entry", entry, "--output-dir", out] + \
+                    cmd_inputs + (["--reference"] if mode == "reference" else [])
+                p = subprocess.run(cmd, capture_output=True, text=True)
+                if p.returncode != 0:
+                    print(f"FAIL {entry} {M}x{K} {mode}: {p.stderr.strip()}")
+                    failures += 1
+                    break
+                outs[mode] = sorted(os.listdir(out))
+            else:
+                runs += 1
+                for name in outs["reference"]:
+                    a = np.load(os.path.join(d, "compiled", name))
+                    b = np.load(os.path.join(d, "reference", name))
+                    if a.shape != b.shape or a.dtype != b.dtype or \
+                            a.tobytes() != b.tobytes():
+                        bad = np.argwhere(a.view(np.uint8) != b.view(np.uint8)) \
+                            if a.shape == b.shape else "shape"
+                        print(f"FAIL {entry} {M}x{K} {name}: compiled and "
+                              f"reference differ (shapes {a.shape} {b.shape}, "
+                              f"first differing bytes {bad[:4] if not isinstance(bad, str) else bad})")
+                        failures += 1
+    print(f"{runs} runs compared bit for bit, {failures} failures")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
