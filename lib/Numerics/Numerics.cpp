@@ -237,6 +237,16 @@ Value decodeElement(OpBuilder &b, Location loc, Value code,
   return i.floatOf(i.ori(magBits, sign));
 }
 
+Value bf16BitsOf(OpBuilder &b, Location loc, Value x) {
+  I i{b, loc, x.getType()};
+  Value bits = i.bitsOf(x);
+  Value lsb = i.andi(i.shr(bits, i.c(16)), i.c(1));
+  Value rounded = i.shr(i.add(bits, i.add(i.c(0x7FFF), lsb)), i.c(16));
+  Value nan = i.ori(i.shl(i.shr(bits, i.c(31)), i.c(15)), i.c(0x7FC0));
+  Value isNaN = i.ugt(i.andi(bits, i.c(0x7FFFFFFF)), i.c(0x7F800000));
+  return i.sel(isNaN, nan, rounded);
+}
+
 Value canonicalizeNaN(OpBuilder &b, Location loc, Value x) {
   Value isNaN =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);

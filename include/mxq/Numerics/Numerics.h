@@ -48,6 +48,12 @@ mlir::Value encodeElement(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value decodeElement(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value code, ElementFormat format);
 
+/// The bf16 bit pattern (in the low 16 bits of an i32) of the f32 `x`,
+/// rounded to nearest even; NaN becomes the quiet NaN with x's sign (ref:
+/// toBF16Bits). LLVM 22's x86 lowering of fptrunc to bfloat flushes f32
+/// subnormals to zero, so mxq never relies on it.
+mlir::Value bf16BitsOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x);
+
 /// Replaces NaN by the canonical quiet NaN 0x7FC00000.
 mlir::Value canonicalizeNaN(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value x);

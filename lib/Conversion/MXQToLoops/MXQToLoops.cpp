@@ -68,10 +68,17 @@ Value toF32(OpBuilder &b, Location loc, Value v) {
                                v);
 }
 
-/// Rounds f32 to `elt` (nearest even; a no-op for f32).
+/// Rounds f32 to `elt` (nearest even; a no-op for f32). bf16 is rounded
+/// with integer IR (see num::bf16BitsOf).
 Value fromF32(OpBuilder &b, Location loc, Value v, Type elt) {
   if (elt.isF32())
     return v;
+  if (elt.isBF16()) {
+    Value bits = arith::TruncIOp::create(
+        b, loc, shapedLike(v.getType(), b.getI16Type()),
+        num::bf16BitsOf(b, loc, v));
+    return arith::BitcastOp::create(b, loc, shapedLike(v.getType(), elt), bits);
+  }
   return arith::TruncFOp::create(b, loc, shapedLike(v.getType(), elt), v);
 }
 
@@ -382,6 +389,175 @@ struct DualQuantizeLowering : OpRewritePattern<dialect::DualQuantizeOp> {
   }
 };
 
+/// Reads `len` elements along the last axis of `source` at `at` as f32
+/// (zeros past the end).
+Value readLastAxisF32(OpBuilder &b, Location loc, Value source,
+                      ArrayRef<Value> at, int64_t len) {
+  auto type = cast<RankedTensorType>(source.getType());
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getFloatAttr(type.getElementType(), 0.0));
+  Value v = vector::TransferReadOp::create(
+      b, loc, VectorType::get({len}, type.getElementType()), source, at, zero,
+      AffineMap::getMinorIdentityMap(type.getRank(), 1, b.getContext()),
+      ArrayRef<bool>{false});
+  return toF32(b, loc, v);
+}
+
+/// f32 values rounded to `elt` and widened back (what a cast to the input
+/// type does).
+Value roundTo(OpBuilder &b, Location loc, Value v, Type elt) {
+  return toF32(b, loc, fromF32(b, loc, v, elt));
+}
+
+/// CANN DynamicDualLevelMxQuant (ref: twoLevelQuantize): one loop nest over
+/// the 512-blocks computes the fp32 level-0 scales, a second over the
+/// 32-groups recomputes each group's temp from them and emits its E8M0 byte
+/// and FP4 codes.
+struct TwoLevelQuantizeLowering
+    : OpRewritePattern<dialect::TwoLevelQuantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(dialect::TwoLevelQuantizeOp op,
+                                PatternRewriter &rw) const override {
+    constexpr int64_t kL0 = ::mxq::kTwoLevelBlock0, kL1 = ::mxq::kTwoLevelBlock1;
+    Location loc = op.getLoc();
+    Value input = op.getInput(), smooth = op.getSmooth();
+    auto inType = op.getInput().getType();
+    Type elt = inType.getElementType();
+    int64_t rank = inType.getRank(), last = rank - 1;
+    Type codeElt = op.getY().getType().getElementType();
+    Type scaleElt = op.getLevel1Scales().getType().getElementType();
+
+    ReifiedRankedShapedTypeDims dims;
+    if (failed(op.reifyResultShapes(rw, dims)))
+      return failure();
+    Value codes = tensor::EmptyOp::create(rw, loc, dims[0], codeElt);
+    Value level0 = tensor::EmptyOp::create(rw, loc, dims[1], rw.getF32Type());
+    Value level1 = tensor::EmptyOp::create(rw, loc, dims[2], scaleElt);
+    Value pad = toSmallFloat(
+        rw, loc, num::i32Const(rw, loc, rw.getI32Type(), ::mxq::kScalePad),
+        scaleElt);
+    level1 = linalg::FillOp::create(rw, loc, ValueRange{pad}, ValueRange{level1})
+                 .getResult(0);
+    Value n = tensor::DimOp::create(rw, loc, input, last);
+
+    // x (times smooth, rounded to the input type) for `len` elements at k0.
+    auto smoothed = [&](OpBuilder &b, Location l, ValueRange ivs, Value k0,
+                        int64_t len) {
+      SmallVector<Value> at(ivs.begin(), ivs.end());
+      at[last] = k0;
+      Value x = readLastAxisF32(b, l, input, at, len);
+      if (!smooth)
+        return x;
+      Value sm = readLastAxisF32(b, l, smooth, {k0}, len);
+      return roundTo(b, l, arith::MulFOp::create(b, l, x, sm), elt);
+    };
+
+    // Level 0.
+    SmallVector<Value> lbs, ubs, steps;
+    blockLoopBounds(rw, loc, input, last, kL0, lbs, ubs, steps);
+    scf::LoopNest nest0 = scf::buildLoopNest(
+        rw, loc, lbs, ubs, steps, ValueRange{level0},
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange iters) -> scf::ValueVector {
+          Value k0 = arith::MulIOp::create(b, l, ivs[last], indexConst(b, l, kL0));
+          Value x = smoothed(b, l, ivs, k0, kL0);
+          Type i32v = VectorType::get({kL0}, b.getI32Type());
+          Value absBits = arith::AndIOp::create(
+              b, l, arith::BitcastOp::create(b, l, i32v, x),
+              num::i32Const(b, l, i32v, 0x7FFFFFFF));
+          // Inf and NaN do not take part in the maximum.
+          Value finite = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::ult, absBits,
+              num::i32Const(b, l, i32v, 0x7F800000));
+          absBits = arith::SelectOp::create(b, l, finite, absBits,
+                                            num::i32Const(b, l, i32v, 0));
+          Value amax = vector::ReductionOp::create(
+              b, l, vector::CombiningKind::MAXIMUMF,
+              arith::BitcastOp::create(b, l, x.getType(), absBits));
+          Value l0 = arith::MulFOp::create(
+              b, l, amax, num::f32Const(b, l, amax.getType(), 1.0f / 6.0f));
+          Value l0Bits = arith::BitcastOp::create(b, l, b.getI32Type(), l0);
+          Value subnormal = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::ult, l0Bits,
+              num::i32Const(b, l, b.getI32Type(), 0x00800000));
+          l0 = arith::SelectOp::create(
+              b, l, subnormal, num::f32Const(b, l, l0.getType(), 0.0f), l0);
+          Value t = tensor::InsertOp::create(b, l, l0, iters[0], ivs);
+          return {t};
+        });
+    level0 = nest0.results[0];
+
+    // Level 1.
+    lbs.clear();
+    ubs.clear();
+    steps.clear();
+    blockLoopBounds(rw, loc, input, last, kL1, lbs, ubs, steps);
+    Value numGroups = ubs[last];
+    scf::LoopNest nest1 = scf::buildLoopNest(
+        rw, loc, lbs, ubs, steps, ValueRange{codes, level1},
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange iters) -> scf::ValueVector {
+          Value g = ivs[last];
+          Value k0 = arith::MulIOp::create(b, l, g, indexConst(b, l, kL1));
+          Value x = smoothed(b, l, ivs, k0, kL1);
+          SmallVector<Value> l0At(ivs.begin(), ivs.end());
+          l0At[last] = arith::DivUIOp::create(b, l, g,
+                                              indexConst(b, l, kL0 / kL1));
+          Value l0 = vector::BroadcastOp::create(
+              b, l, x.getType(), tensor::ExtractOp::create(b, l, level0, l0At));
+          Value zeroV = num::f32Const(b, l, x.getType(), 0.0f);
+          Value isZero = arith::CmpFOp::create(
+              b, l, arith::CmpFPredicate::OEQ, x, zeroV);
+          Value temp = arith::SelectOp::create(
+              b, l, isZero, x,
+              roundTo(b, l, arith::DivFOp::create(b, l, x, l0), elt));
+          // The largest bf16 exponent field; Inf and NaN count as 0xFF.
+          Type i32v = VectorType::get({kL1}, b.getI32Type());
+          auto c = [&](int64_t v) { return num::i32Const(b, l, i32v, v); };
+          Value absBits = arith::AndIOp::create(
+              b, l, arith::BitcastOp::create(b, l, i32v, temp), c(0x7FFFFFFF));
+          Value exps = arith::ShRUIOp::create(b, l, absBits, c(23));
+          Value maxExp = vector::ReductionOp::create(
+              b, l, vector::CombiningKind::MAXUI, exps);
+          auto s = [&](int64_t v) {
+            return num::i32Const(b, l, b.getI32Type(), v);
+          };
+          auto eq = [&](Value x, int64_t v) {
+            return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x,
+                                         s(v));
+          };
+          Value byte = arith::SubIOp::create(
+              b, l, arith::MaxUIOp::create(b, l, maxExp, s(2)), s(2));
+          byte = arith::SelectOp::create(b, l, eq(maxExp, 0xFF),
+                                         s(::mxq::kScaleNaN), byte);
+          Value mult = num::scaleMultiplier(b, l, byte);
+          mult = arith::SelectOp::create(
+              b, l, eq(maxExp, 0),
+              num::f32Const(b, l, b.getF32Type(), 0.0f), mult);
+          Value v = arith::MulFOp::create(
+              b, l, temp, vector::BroadcastOp::create(b, l, temp.getType(), mult));
+          if (elt.isBF16())
+            v = roundTo(b, l, v, elt);
+          Value code = num::encodeElement(
+              b, l, v, ::mxq::ElementFormat::E2M1FN,
+              dialect::toSupport(op.getRounding()),
+              dialect::toSupport(op.getNanElement()));
+          SmallVector<Value> at(ivs.begin(), ivs.end());
+          at[last] = k0;
+          Value newCodes = writeCodes(b, l, code, iters[0], at, last,
+                                      blockCount(b, l, n, k0, kL1));
+          SmallVector<Value> sIdx = scaleIndex(b, l, ivs, last, g, numGroups,
+                                               dialect::ScaleLayout::pairs);
+          Value newScales = tensor::InsertOp::create(
+              b, l, toSmallFloat(b, l, byte, scaleElt), iters[1], sIdx);
+          return {newCodes, newScales};
+        });
+    rw.replaceOp(op, {nest1.results[0], level0, nest1.results[1]});
+    return success();
+  }
+};
+
 /// Maps of per-tensor (the constant 0) or per-channel (along `axis`)
 /// parameters.
 AffineMap paramMap(MLIRContext *ctx, int64_t rank, std::optional<int64_t> axis) {
@@ -508,6 +684,7 @@ struct ConvertMXQToLoops
 
 void ::mxq::populateMXQToLoopsPatterns(RewritePatternSet &patterns) {
   patterns.add<QuantizeLowering, DequantizeLowering, DualQuantizeLowering,
-               FakeQuantLowering, FakeQuantGradLowering>(
+               TwoLevelQuantizeLowering, FakeQuantLowering,
+               FakeQuantGradLowering>(
       patterns.getContext());
 }
