@@ -32,6 +32,10 @@ unsigned bytesPerElement(Type type) {
     return 2;
   if (isa<FloatType>(type) && type.getIntOrFloatBitWidth() <= 8)
     return 1;
+  if (auto i = dyn_cast<IntegerType>(type))
+    if (i.getWidth() == 8 || i.getWidth() == 16 || i.getWidth() == 32 ||
+        i.getWidth() == 64)
+      return i.getWidth() / 8;
   return 0;
 }
 

@@ -1,0 +1,267 @@
+//===- NumericsJitTest.cpp - the numerics IR, compiled, against the reference
+//
+// Builds small functions with the numerics library, compiles them through the
+// CPU pipeline and runs them on every f16 and every bf16 value (element
+// codes, bf16 rounding) and on every boundary of the E8M0 rules (scale
+// bytes), in scalar and in vector form, comparing with the reference.
+//
+//===----------------------------------------------------------------------===//
+#include "mxq/InitAll.h"
+#include "mxq/Numerics/Numerics.h"
+#include "mxq/Reference/Reference.h"
+#include "mxq/Runtime/CPURunner.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+
+using namespace mlir;
+using namespace mxq;
+namespace num = mxq::numerics;
+
+namespace {
+constexpr int64_t kLanes = 8;
+
+/// f(x: f32 or vector<8xf32>) -> i32 or vector<8xi32>, applied to a tensor.
+using Body = std::function<Value(OpBuilder &, Location, Value)>;
+
+class NumericsJit : public ::testing::Test {
+protected:
+  NumericsJit() {
+    DialectRegistry registry;
+    registerDialects(registry);
+    context = std::make_unique<MLIRContext>(registry);
+    context->loadAllAvailableDialects();
+  }
+
+  /// Compiles @f(tensor<?xf32>) -> tensor<?xi32> that applies `body` to each
+  /// element (vector form: 8 at a time) and runs it on `inputs`.
+  std::vector<uint32_t> run(const Body &body, bool vectorForm,
+                            const std::vector<float> &inputs) {
+    MLIRContext *ctx = context.get();
+    OpBuilder b(ctx);
+    Location loc = b.getUnknownLoc();
+    OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+    b.setInsertionPointToEnd(module->getBody());
+    auto inType = RankedTensorType::get({ShapedType::kDynamic}, b.getF32Type());
+    auto outType = RankedTensorType::get({ShapedType::kDynamic}, b.getI32Type());
+    auto func = func::FuncOp::create(b, loc, "f",
+                                     b.getFunctionType({inType}, {outType}));
+    Block *entry = func.addEntryBlock();
+    b.setInsertionPointToStart(entry);
+    Value x = entry->getArgument(0);
+    Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+    Value n = tensor::DimOp::create(b, loc, x, c0);
+    Value out = tensor::EmptyOp::create(b, loc, ArrayRef<OpFoldResult>{n},
+                                        b.getI32Type());
+    int64_t step = vectorForm ? kLanes : 1;
+    auto loop = scf::ForOp::create(
+        b, loc, c0, n, arith::ConstantIndexOp::create(b, loc, step),
+        ValueRange{out},
+        [&](OpBuilder &lb, Location l, Value i, ValueRange iter) {
+          Value r;
+          if (vectorForm) {
+            Value pad = arith::ConstantOp::create(lb, l, lb.getF32FloatAttr(0));
+            Value v = vector::TransferReadOp::create(
+                lb, l, VectorType::get({kLanes}, lb.getF32Type()), x,
+                ValueRange{i}, pad, ArrayRef<bool>{true});
+            r = vector::TransferWriteOp::create(lb, l, body(lb, l, v), iter[0],
+                                                ValueRange{i},
+                                                ArrayRef<bool>{true})
+                    .getResult();
+          } else {
+            Value v = tensor::ExtractOp::create(lb, l, x, ValueRange{i});
+            r = tensor::InsertOp::create(lb, l, body(lb, l, v), iter[0],
+                                         ValueRange{i});
+          }
+          scf::YieldOp::create(lb, l, r);
+        });
+    func::ReturnOp::create(b, loc, loop.getResult(0));
+
+    RawTensor in;
+    in.elementType = b.getF32Type();
+    in.shape = {static_cast<int64_t>(inputs.size())};
+    in.data.resize(inputs.size() * 4);
+    std::memcpy(in.data.data(), inputs.data(), in.data.size());
+    std::vector<RawTensor> results;
+    std::string error;
+    EXPECT_TRUE(runOnCPU(*module, "f", {in}, results, error)) << error;
+    std::vector<uint32_t> values(inputs.size(), 0xDEADBEEF);
+    if (!results.empty() && results[0].data.size() == inputs.size() * 4)
+      std::memcpy(values.data(), results[0].data.data(), inputs.size() * 4);
+    return values;
+  }
+
+  std::unique_ptr<MLIRContext> context;
+};
+
+/// Every f16 and every bf16 value (NaNs included), padded to the lanes.
+std::vector<float> allSixteenBitValues() {
+  std::vector<float> v;
+  for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+    v.push_back(ref::fromF16Bits(uint16_t(bits)));
+    v.push_back(ref::fromBF16Bits(uint16_t(bits)));
+  }
+  return v;
+}
+
+/// Every E8M0 boundary: each exponent with the mantissas where the rules
+/// change, the specials, and the RCEIL multiply-vs-divide cases.
+std::vector<float> scaleBoundaries() {
+  std::vector<float> v;
+  for (uint32_t e = 0; e < 255; ++e)
+    for (uint32_t m : {0u, 1u, 0x3FFFFFu, 0x400000u, 0x400001u, 0x5FFFFFu,
+                       0x600000u, 0x600001u, 0x7FFFFEu, 0x7FFFFFu})
+      v.push_back(ref::fromBits(e << 23 | m));
+  v.push_back(std::numeric_limits<float>::infinity());
+  v.push_back(std::numeric_limits<float>::quiet_NaN());
+  v.push_back(ref::fromBits(0x04600001));
+  v.push_back(ref::fromBits(0x01400001));
+  uint32_t state = 99;
+  for (int i = 0; i < 20000; ++i) {
+    state = state * 1664525u + 1013904223u;
+    v.push_back(ref::fromBits(state & 0x7FFFFFFF));
+  }
+  while (v.size() % kLanes)
+    v.push_back(0.0f);
+  return v;
+}
+
+const ElementFormat kFormats[] = {ElementFormat::E4M3FN, ElementFormat::E5M2,
+                                  ElementFormat::E2M3FN, ElementFormat::E3M2FN,
+                                  ElementFormat::E2M1FN};
+} // namespace
+
+TEST_F(NumericsJit, EncodeEveryF16AndBF16InEveryFormatAndRounding) {
+  std::vector<float> inputs = allSixteenBitValues();
+  for (ElementFormat f : kFormats)
+    for (Rounding r : {Rounding::RNE, Rounding::Away, Rounding::Floor})
+      for (NanElement nan : {NanElement::Max, NanElement::Zero})
+        for (bool vectorForm : {false, true}) {
+          if (formatInfo(f).hasNaN && nan == NanElement::Zero)
+            continue;
+          std::vector<uint32_t> got = run(
+              [&](OpBuilder &b, Location l, Value x) {
+                return num::encodeElement(b, l, x, f, r, nan);
+              },
+              vectorForm, inputs);
+          size_t mismatches = 0;
+          for (size_t i = 0; i < inputs.size(); ++i)
+            if (got[i] != ref::encodeElement(inputs[i], f, r, nan) &&
+                mismatches++ < 3)
+              ADD_FAILURE() << formatInfo(f).name << " rounding " << int(r)
+                            << " input bits " << std::hex
+                            << ref::bitsOf(inputs[i]) << ": got " << got[i]
+                            << ", reference "
+                            << int(ref::encodeElement(inputs[i], f, r, nan));
+          EXPECT_EQ(mismatches, 0u);
+        }
+}
+
+TEST_F(NumericsJit, DecodeEveryCode) {
+  std::vector<float> codes;
+  for (int c = 0; c < 256; ++c)
+    codes.push_back(float(c));
+  for (ElementFormat f : kFormats) {
+    std::vector<uint32_t> got = run(
+        [&](OpBuilder &b, Location l, Value x) {
+          Value code = arith::FPToUIOp::create(
+              b, l, isa<VectorType>(x.getType())
+                        ? Type(VectorType::get({kLanes}, b.getI32Type()))
+                        : Type(b.getI32Type()),
+              x);
+          Value v = num::decodeElement(b, l, code, f);
+          return arith::BitcastOp::create(b, l, code.getType(), v).getResult();
+        },
+        true, codes);
+    for (int c = 0; c < (1 << formatInfo(f).bits); ++c) {
+      float want = ref::decodeElement(uint8_t(c), f);
+      if (std::isnan(want))
+        EXPECT_TRUE(std::isnan(ref::fromBits(got[c]))) << c;
+      else
+        EXPECT_EQ(got[c], ref::bitsOf(want)) << formatInfo(f).name << " " << c;
+    }
+  }
+}
+
+TEST_F(NumericsJit, ScaleBytesOnEveryBoundary) {
+  std::vector<float> inputs = scaleBoundaries();
+  for (ScaleAlgorithm a : {ScaleAlgorithm::Floor, ScaleAlgorithm::RCeil,
+                           ScaleAlgorithm::Ceil, ScaleAlgorithm::Even})
+    for (InfPolicy p :
+         {InfPolicy::NaN, InfPolicy::Saturate, InfPolicy::Exponent}) {
+      if (p == InfPolicy::Exponent && a != ScaleAlgorithm::Floor)
+        continue;
+      for (ElementFormat f : kFormats) {
+        std::vector<uint32_t> got = run(
+            [&](OpBuilder &b, Location l, Value x) {
+              return num::scaleByte(b, l, x, a, p, f);
+            },
+            true, inputs);
+        size_t mismatches = 0;
+        for (size_t i = 0; i < inputs.size(); ++i)
+          if (got[i] != ref::scaleByte(inputs[i], a, p, f) && mismatches++ < 3)
+            ADD_FAILURE() << "algorithm " << int(a) << " policy " << int(p)
+                          << " " << formatInfo(f).name << " amax bits "
+                          << std::hex << ref::bitsOf(inputs[i]) << ": got "
+                          << got[i] << ", reference "
+                          << int(ref::scaleByte(inputs[i], a, p, f));
+        EXPECT_EQ(mismatches, 0u);
+      }
+    }
+}
+
+TEST_F(NumericsJit, MultipliersAndValuesOfEveryByte) {
+  std::vector<float> bytes;
+  for (int s = 0; s < 256; ++s)
+    bytes.push_back(float(s));
+  for (bool multiplier : {true, false}) {
+    std::vector<uint32_t> got = run(
+        [&](OpBuilder &b, Location l, Value x) {
+          Type i32 = VectorType::get({kLanes}, b.getI32Type());
+          Value s = arith::FPToUIOp::create(b, l, i32, x);
+          Value v = multiplier ? num::scaleMultiplier(b, l, s)
+                               : num::scaleValue(b, l, s);
+          return arith::BitcastOp::create(b, l, i32, v).getResult();
+        },
+        true, bytes);
+    for (int s = 0; s < 256; ++s) {
+      float want = multiplier ? ref::scaleMultiplier(s) : ref::scaleValue(s);
+      EXPECT_EQ(got[s], ref::bitsOf(want)) << s;
+    }
+  }
+}
+
+TEST_F(NumericsJit, BF16RoundingOfEveryHalfPatternAndNeighbours) {
+  // Every bf16 pattern with the low halves where rounding decides: 0, just
+  // below and above the tie, the tie, the maximum.
+  std::vector<float> inputs;
+  for (uint32_t hi = 0; hi < 0x10000; ++hi)
+    for (uint32_t lo : {0x0000u, 0x7FFFu, 0x8000u, 0x8001u, 0xFFFFu})
+      inputs.push_back(ref::fromBits(hi << 16 | lo));
+  for (bool vectorForm : {false, true}) {
+    std::vector<uint32_t> got = run(
+        [](OpBuilder &b, Location l, Value x) {
+          return num::bf16BitsOf(b, l, x);
+        },
+        vectorForm, inputs);
+    size_t mismatches = 0;
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (got[i] != ref::toBF16Bits(inputs[i]) && mismatches++ < 3)
+        ADD_FAILURE() << std::hex << ref::bitsOf(inputs[i]) << ": got "
+                      << got[i] << ", reference "
+                      << ref::toBF16Bits(inputs[i]);
+    EXPECT_EQ(mismatches, 0u);
+  }
+}
