@@ -1,0 +1,74 @@
+// RUN: mxq-opt %s --convert-mxq-to-loops --canonicalize | FileCheck %s --enable-var-scope
+// RUN: mxq-opt %s --mxq-cpu-pipeline | FileCheck %s --check-prefix=LLVM
+
+// Each block is one vector read along the axis (masked at the tail), its
+// scale comes from exact integer IR, and byte-sized codes are one vector
+// store; no float truncation to a small format is ever emitted.
+
+// CHECK-LABEL: func @quantize_e4m3
+// CHECK: linalg.fill
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: vector.transfer_read {{.*}} : tensor<?x?xbf16>, vector<32xbf16>
+// CHECK: arith.extf {{.*}} : vector<32xbf16> to vector<32xf32>
+// CHECK: vector.reduction <maximumf>, {{.*}} : vector<32xf32> into f32
+// CHECK: arith.mulf {{.*}} : vector<32xf32>
+// CHECK: arith.bitcast {{.*}} : vector<32xi8> to vector<32xf8E4M3FN>
+// CHECK: vector.transfer_write {{.*}} : vector<32xf8E4M3FN>, tensor<?x?xf8E4M3FN>
+// CHECK: arith.bitcast {{.*}} : i8 to f8E8M0FNU
+// CHECK: tensor.insert {{.*}} : tensor<?x?xf8E8M0FNU>
+// CHECK-NOT: arith.truncf
+// CHECK-LABEL: func @quantize_fp4_axis0
+func.func @quantize_e4m3(%x: tensor<?x?xbf16>) -> (tensor<?x?xf8E4M3FN>, tensor<?x?xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = rceil : tensor<?x?xbf16> -> tensor<?x?xf8E4M3FN>, tensor<?x?xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf8E4M3FN>, tensor<?x?xf8E8M0FNU>
+}
+
+// Blocks along a non-minor axis are read with a permutation map; FP4 codes
+// are stored one by one (LLVM packs vectors of i4 in memory).
+// CHECK: vector.transfer_read {{.*}} {permutation_map = #{{.*}}} : tensor<?x?xf32>, vector<32xf32>
+// CHECK: scf.for
+// CHECK: vector.extract
+// CHECK: arith.bitcast {{.*}} : i4 to f4E2M1FN
+// CHECK: tensor.insert {{.*}} : tensor<?x?xf4E2M1FN>
+func.func @quantize_fp4_axis0(%x: tensor<?x?xf32>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 0 scale = floor inf = exponent layout = pairs : tensor<?x?xf32> -> tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>
+}
+
+// The swizzled offset is computed from the row and the block.
+// CHECK-LABEL: func @swizzle
+// CHECK: arith.ceildivui
+// CHECK: arith.divui {{.*}}, %c128
+// CHECK: arith.remui {{.*}}, %c32
+// CHECK: tensor.insert {{.*}} : tensor<?xf8E8M0FNU>
+func.func @swizzle(%x: tensor<?x?xf32>) -> (tensor<?x?xf8E4M3FN>, tensor<?xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = rceil layout = swizzle_32_4_4 : tensor<?x?xf32> -> tensor<?x?xf8E4M3FN>, tensor<?xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf8E4M3FN>, tensor<?xf8E8M0FNU>
+}
+
+// bf16 results are rounded with integer IR, not arith.truncf.
+// CHECK-LABEL: func @dequantize_bf16
+// CHECK: vector.transfer_read {{.*}} : tensor<?x?xf8E5M2>, vector<32xf8E5M2>
+// CHECK: arith.trunci {{.*}} : vector<32xi32> to vector<32xi16>
+// CHECK: arith.bitcast {{.*}} : vector<32xi16> to vector<32xbf16>
+// CHECK: vector.transfer_write {{.*}} : vector<32xbf16>, tensor<?x?xbf16>
+func.func @dequantize_bf16(%q: tensor<?x?xf8E5M2>, %s: tensor<?x?xf8E8M0FNU>) -> tensor<?x?xbf16> {
+  %y = mxq.dequantize %q, %s axis = 1 : tensor<?x?xf8E5M2>, tensor<?x?xf8E8M0FNU> -> tensor<?x?xbf16>
+  return %y : tensor<?x?xbf16>
+}
+
+// CHECK-LABEL: func @fake_quant
+// CHECK: linalg.generic
+// CHECK: arith.divf
+// CHECK: arith.cmpf olt
+// CHECK: linalg.yield
+func.func @fake_quant(%x: tensor<?x?xf32>, %s: tensor<1xf32>, %z: tensor<1xf32>) -> tensor<?x?xf32> {
+  %y = mxq.fake_quant %x, %s, %z format = f8E4M3FN quant_min = -448.0 quant_max = 448.0 : tensor<?x?xf32>, tensor<1xf32>, tensor<1xf32>
+  return %y : tensor<?x?xf32>
+}
+
+// LLVM-LABEL: llvm.func @quantize_e4m3
+// LLVM-NOT: mxq.
+// LLVM-NOT: arith.
+// LLVM: llvm.intr.vector.reduce.fmaximum
