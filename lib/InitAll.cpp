@@ -66,7 +66,7 @@ const char *::mxq::cpuPipeline() {
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
          "func.func(convert-linalg-to-loops),"
-         "convert-vector-to-scf,lower-affine,convert-scf-to-cf,"
+         "convert-vector-to-scf{full-unroll=true},lower-affine,convert-scf-to-cf,"
          "expand-strided-metadata,canonicalize,cse,"
          "convert-vector-to-llvm,finalize-memref-to-llvm,"
          "convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/bit.h"
 
 using namespace mlir;
 
@@ -156,8 +157,47 @@ Value scaleValue(OpBuilder &b, Location loc, Value s) {
   return i.floatOf(bits);
 }
 
+/// RNE (the production rounding) in fewer operations: normal results round
+/// the fp32 bit pattern itself (the carry moves into the exponent), results
+/// below the smallest normal are rounded by an fp32 addition of
+/// 2^(emin - mbits + 23), whose ulp is the format's subnormal quantum.
+static Value encodeMagnitudeRNE(I &i, OpBuilder &b, Location loc, Value abs,
+                                const FormatInfo &info) {
+  int drop = 23 - int(info.mbits);
+  Value lsb = i.andi(i.shr(abs, i.c(drop)), i.c(1));
+  Value rounded = i.add(abs, i.add(i.c((1 << (drop - 1)) - 1), lsb));
+  Value normal = i.sub(i.shr(rounded, i.c(drop)),
+                       i.c((127 - info.bias) << info.mbits));
+  float magic = std::ldexp(1.0f, info.emin() - int(info.mbits) + 23);
+  Value sum = arith::AddFOp::create(b, loc, i.floatOf(abs),
+                                    f32Const(b, loc, i.like, magic));
+  Value sub = i.sub(i.bitsOf(sum), i.c(int64_t(llvm::bit_cast<uint32_t>(magic))));
+  uint32_t minNormal = uint32_t(127 + info.emin()) << 23;
+  return i.sel(i.cmp(arith::CmpIPredicate::ult, abs, i.c(minNormal)), sub,
+               normal);
+}
+
 Value encodeElement(OpBuilder &b, Location loc, Value x, ElementFormat format,
                     Rounding rounding, NanElement nanElement) {
+  if (rounding == Rounding::RNE) {
+    const FormatInfo &info = formatInfo(format);
+    I i{b, loc, x.getType()};
+    Value bits = i.bitsOf(x);
+    Value abs = i.andi(bits, i.c(0x7FFFFFFF));
+    Value code = i.minu(encodeMagnitudeRNE(i, b, loc, abs, info),
+                        i.c(info.maxCode)); // saturation (Inf included)
+    code = i.ori(code, i.shl(i.shr(bits, i.c(31)), i.c(info.bits - 1)));
+    int64_t nanCode =
+        info.hasNaN ? info.nanCode
+                    : (nanElement == NanElement::Max ? info.maxCode : 0);
+    return i.sel(i.ugt(abs, i.c(0x7F800000)), i.c(nanCode), code);
+  }
+  return encodeElementGeneral(b, loc, x, format, rounding, nanElement);
+}
+
+Value encodeElementGeneral(OpBuilder &b, Location loc, Value x,
+                           ElementFormat format, Rounding rounding,
+                           NanElement nanElement) {
   // ref: encodeElement. The value is mant * 2^(eE - 150) with the implicit
   // bit in mant; it is rounded to n quanta of 2^(te - mbits) where te is its
   // exponent clamped to the format's smallest normal exponent. The code is

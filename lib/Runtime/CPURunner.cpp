@@ -18,6 +18,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -39,48 +40,35 @@ unsigned bytesPerElement(Type type) {
   return 0;
 }
 
-namespace {
-/// A memref descriptor laid out as the LLVM lowering lays it out.
-struct Descriptor {
-  std::vector<int64_t> words; // allocated, aligned, offset, sizes, strides
-
-  static Descriptor forTensor(const RawTensor &t) {
-    Descriptor d;
-    int64_t rank = t.shape.size();
-    d.words.resize(3 + 2 * rank);
-    void *data = const_cast<uint8_t *>(t.data.data());
-    std::memcpy(&d.words[0], &data, sizeof(void *));
-    std::memcpy(&d.words[1], &data, sizeof(void *));
-    d.words[2] = 0;
-    int64_t stride = 1;
-    for (int64_t i = rank - 1; i >= 0; --i) {
-      d.words[3 + i] = t.shape[i];
-      d.words[3 + rank + i] = stride;
-      stride *= t.shape[i];
-    }
-    return d;
-  }
+struct CPUExecutable::Impl {
+  std::unique_ptr<ExecutionEngine> engine;
+  std::string entry;
+  std::vector<int64_t> resultRanks;
+  std::vector<Type> resultElementTypes;
 };
-} // namespace
 
-bool runOnCPU(ModuleOp module, const std::string &entry,
-              const std::vector<RawTensor> &inputs,
-              std::vector<RawTensor> &results, std::string &error) {
+CPUExecutable::~CPUExecutable() = default;
+
+std::unique_ptr<CPUExecutable>
+CPUExecutable::compile(ModuleOp module, const std::string &entry,
+                       std::string &error) {
   auto func = module.lookupSymbol<func::FuncOp>(entry);
   if (!func) {
     error = "the module has no function @" + entry;
-    return false;
+    return nullptr;
   }
-  SmallVector<RankedTensorType> resultTypes;
+  auto impl = std::make_unique<Impl>();
+  impl->entry = entry;
   for (Type t : func.getFunctionType().getResults()) {
     auto rt = dyn_cast<RankedTensorType>(t);
     if (!rt || rt.getRank() == 0 || !bytesPerElement(rt.getElementType())) {
-      error = "@" + entry + " returns a value of a type mxq-run cannot "
-              "return: only ranked tensors (rank >= 1) of f32, f16, bf16, "
-              "MX codes and E8M0";
-      return false;
+      error = "@" + entry + " returns a value of a type that cannot be "
+              "returned: only ranked tensors (rank >= 1) of f32, f16, bf16, "
+              "MX codes, E8M0 and i8/i16/i32/i64";
+      return nullptr;
     }
-    resultTypes.push_back(rt);
+    impl->resultRanks.push_back(rt.getRank());
+    impl->resultElementTypes.push_back(rt.getElementType());
   }
   func->setAttr("llvm.emit_c_interface", UnitAttr::get(module.getContext()));
 
@@ -112,7 +100,7 @@ bool runOnCPU(ModuleOp module, const std::string &entry,
     PassManager pm(module.getContext());
     if (failed(buildCPUPipeline(pm)) || failed(pm.run(module))) {
       error = "the CPU pipeline failed:\n" + diagnostics;
-      return false;
+      return nullptr;
     }
   }
 
@@ -128,46 +116,93 @@ bool runOnCPU(ModuleOp module, const std::string &entry,
   if (!engine) {
     error = "cannot JIT-compile the module: " +
             llvm::toString(engine.takeError());
-    return false;
+    return nullptr;
   }
+  impl->engine = std::move(*engine);
+  std::unique_ptr<CPUExecutable> exe(new CPUExecutable());
+  exe->impl = std::move(impl);
+  return exe;
+}
 
-  // Results: a struct of descriptors, one per result.
+bool CPUExecutable::invoke(const std::vector<RawTensor> &inputs,
+                           std::vector<int64_t> &resultStruct,
+                           std::string &error) {
   size_t resultWords = 0;
-  for (RankedTensorType t : resultTypes)
-    resultWords += 3 + 2 * t.getRank();
-  std::vector<int64_t> resultStruct(std::max<size_t>(resultWords, 1), 0);
+  for (int64_t rank : impl->resultRanks)
+    resultWords += 3 + 2 * rank;
+  resultStruct.assign(std::max<size_t>(resultWords, 1), 0);
   void *resultPtr = resultStruct.data();
 
-  std::vector<Descriptor> descriptors;
-  for (const RawTensor &t : inputs)
-    descriptors.push_back(Descriptor::forTensor(t));
+  // Input descriptors: the caller's bytes, row-major.
+  std::vector<std::vector<int64_t>> descriptors;
+  for (const RawTensor &t : inputs) {
+    int64_t rank = t.shape.size();
+    std::vector<int64_t> d(3 + 2 * rank);
+    void *data = const_cast<uint8_t *>(t.data.data());
+    std::memcpy(&d[0], &data, sizeof(void *));
+    std::memcpy(&d[1], &data, sizeof(void *));
+    int64_t stride = 1;
+    for (int64_t i = rank - 1; i >= 0; --i) {
+      d[3 + i] = t.shape[i];
+      d[3 + rank + i] = stride;
+      stride *= t.shape[i];
+    }
+    descriptors.push_back(std::move(d));
+  }
   std::vector<void *> descriptorPtrs;
-  for (Descriptor &d : descriptors)
-    descriptorPtrs.push_back(d.words.data());
+  for (auto &d : descriptors)
+    descriptorPtrs.push_back(d.data());
   std::vector<void *> args;
-  if (!resultTypes.empty())
+  if (!impl->resultRanks.empty())
     args.push_back(&resultPtr);
   for (void *&p : descriptorPtrs)
     args.push_back(&p);
-  if (llvm::Error e = (*engine)->invokePacked("_mlir_ciface_" + entry, args)) {
-    error = "cannot call @" + entry + ": " + llvm::toString(std::move(e));
+  if (llvm::Error e =
+          impl->engine->invokePacked("_mlir_ciface_" + impl->entry, args)) {
+    error = "cannot call @" + impl->entry + ": " + llvm::toString(std::move(e));
     return false;
   }
+  return true;
+}
 
-  // Copy each result out of its descriptor (any strides) and free it.
+void CPUExecutable::freeResults(const std::vector<RawTensor> &inputs,
+                                const std::vector<int64_t> &resultStruct) {
+  // Results may alias each other or the inputs; free each allocation once
+  // and never the caller's buffers.
+  std::vector<void *> freed;
+  for (const RawTensor &t : inputs)
+    freed.push_back(const_cast<uint8_t *>(t.data.data()));
+  size_t at = 0;
+  for (int64_t rank : impl->resultRanks) {
+    void *allocated;
+    std::memcpy(&allocated, &resultStruct[at], sizeof(void *));
+    at += 3 + 2 * rank;
+    if (allocated &&
+        std::find(freed.begin(), freed.end(), allocated) == freed.end()) {
+      std::free(allocated);
+      freed.push_back(allocated);
+    }
+  }
+}
+
+bool CPUExecutable::run(const std::vector<RawTensor> &inputs,
+                        std::vector<RawTensor> &results, std::string &error) {
+  std::vector<int64_t> resultStruct;
+  if (!invoke(inputs, resultStruct, error))
+    return false;
+  // Copy each result out of its descriptor (any strides).
   size_t at = 0;
   results.clear();
-  for (RankedTensorType t : resultTypes) {
-    int64_t rank = t.getRank();
+  for (auto [rank, type] :
+       llvm::zip(impl->resultRanks, impl->resultElementTypes)) {
     const int64_t *w = resultStruct.data() + at;
     at += 3 + 2 * rank;
-    uint8_t *allocated, *aligned;
-    std::memcpy(&allocated, &w[0], sizeof(void *));
+    uint8_t *aligned;
     std::memcpy(&aligned, &w[1], sizeof(void *));
     RawTensor r;
-    r.elementType = t.getElementType();
+    r.elementType = type;
     r.shape.assign(w + 3, w + 3 + rank);
-    unsigned size = bytesPerElement(r.elementType);
+    unsigned size = bytesPerElement(type);
     int64_t count = 1;
     for (int64_t d : r.shape)
       count *= d;
@@ -186,23 +221,24 @@ bool runOnCPU(ModuleOp module, const std::string &entry,
     }
     results.push_back(std::move(r));
   }
-  // Results may alias each other or the inputs; free each allocation once
-  // and never the caller's buffers.
-  std::vector<void *> freed;
-  for (const RawTensor &t : inputs)
-    freed.push_back(const_cast<uint8_t *>(t.data.data()));
-  at = 0;
-  for (RankedTensorType t : resultTypes) {
-    void *allocated;
-    std::memcpy(&allocated, &resultStruct[at], sizeof(void *));
-    at += 3 + 2 * t.getRank();
-    if (allocated &&
-        std::find(freed.begin(), freed.end(), allocated) == freed.end()) {
-      std::free(allocated);
-      freed.push_back(allocated);
-    }
-  }
+  freeResults(inputs, resultStruct);
   return true;
+}
+
+bool CPUExecutable::runAndDiscard(const std::vector<RawTensor> &inputs,
+                                  std::string &error) {
+  std::vector<int64_t> resultStruct;
+  if (!invoke(inputs, resultStruct, error))
+    return false;
+  freeResults(inputs, resultStruct);
+  return true;
+}
+
+bool runOnCPU(ModuleOp module, const std::string &entry,
+              const std::vector<RawTensor> &inputs,
+              std::vector<RawTensor> &results, std::string &error) {
+  auto exe = CPUExecutable::compile(module, entry, error);
+  return exe && exe->run(inputs, results, error);
 }
 
 } // namespace mxq

@@ -43,6 +43,13 @@ mlir::Value encodeElement(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value x, ElementFormat format,
                           Rounding rounding, NanElement nanElement);
 
+/// The same, always by the general rounding algorithm (shift, remainder,
+/// round-up decision); encodeElement takes a shorter path for RNE. Exposed so
+/// that tests can hold the two against each other.
+mlir::Value encodeElementGeneral(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::Value x, ElementFormat format,
+                                 Rounding rounding, NanElement nanElement);
+
 /// The f32 value of a code (i32; bits above the format's width ignored).
 /// NaN codes give the quiet NaN with the code's sign.
 mlir::Value decodeElement(mlir::OpBuilder &b, mlir::Location loc,

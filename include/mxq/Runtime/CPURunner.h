@@ -4,6 +4,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,9 +22,32 @@ struct RawTensor {
 /// Bytes one element of `type` takes in memory, 0 if unsupported.
 unsigned bytesPerElement(mlir::Type type);
 
-/// Compiles `module` through the CPU pipeline and runs `entry` on `inputs`
-/// with the LLVM JIT. `module` is lowered in place. False and a sentence in
-/// `error` on failure.
+/// A function compiled for the host through the CPU pipeline.
+class CPUExecutable {
+public:
+  /// Lowers `module` in place (keeping only `entry` and its callees) and
+  /// JIT-compiles it. Null and a sentence in `error` on failure.
+  static std::unique_ptr<CPUExecutable>
+  compile(mlir::ModuleOp module, const std::string &entry, std::string &error);
+  ~CPUExecutable();
+
+  /// Runs the function and copies its results out.
+  bool run(const std::vector<RawTensor> &inputs,
+           std::vector<RawTensor> &results, std::string &error);
+  /// Runs the function and frees its results (for timing).
+  bool runAndDiscard(const std::vector<RawTensor> &inputs, std::string &error);
+
+private:
+  CPUExecutable() = default;
+  bool invoke(const std::vector<RawTensor> &inputs,
+              std::vector<int64_t> &resultStruct, std::string &error);
+  void freeResults(const std::vector<RawTensor> &inputs,
+                   const std::vector<int64_t> &resultStruct);
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+/// Compiles `module` and runs `entry` on `inputs` once.
 bool runOnCPU(mlir::ModuleOp module, const std::string &entry,
               const std::vector<RawTensor> &inputs,
               std::vector<RawTensor> &results, std::string &error);

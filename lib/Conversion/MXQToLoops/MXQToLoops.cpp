@@ -149,7 +149,8 @@ void blockLoopBounds(OpBuilder &b, Location loc, Value source, int64_t axis,
 /// stored one by one, because LLVM packs vectors of i4/i6 in memory while
 /// memrefs keep one element per byte.
 Value writeCodes(OpBuilder &b, Location loc, Value codes, Value dest,
-                 ArrayRef<Value> at, int64_t axis, Value count) {
+                 ArrayRef<Value> at, int64_t axis, Value count,
+                 bool inBounds = false) {
   auto destType = cast<RankedTensorType>(dest.getType());
   Type elt = destType.getElementType();
   int64_t rank = destType.getRank();
@@ -157,7 +158,7 @@ Value writeCodes(OpBuilder &b, Location loc, Value codes, Value dest,
     AffineMap map = AffineMap::get(rank, 0, b.getAffineDimExpr(axis));
     Value v = toSmallFloat(b, loc, codes, elt);
     return vector::TransferWriteOp::create(b, loc, v, dest, at, map,
-                                           ArrayRef<bool>{false})
+                                           ArrayRef<bool>{inBounds})
         .getResult();
   }
   auto loop = scf::ForOp::create(
@@ -177,7 +178,8 @@ Value writeCodes(OpBuilder &b, Location loc, Value codes, Value dest,
 
 /// Reads the codes of one block as a vector of i32 (see writeCodes).
 Value readCodes(OpBuilder &b, Location loc, Value source, ArrayRef<Value> at,
-                int64_t axis, int64_t block, Value count) {
+                int64_t axis, int64_t block, Value count,
+                bool inBounds = false) {
   auto type = cast<RankedTensorType>(source.getType());
   Type elt = type.getElementType();
   int64_t rank = type.getRank();
@@ -188,7 +190,7 @@ Value readCodes(OpBuilder &b, Location loc, Value source, ArrayRef<Value> at,
                              elt);
     Value v = vector::TransferReadOp::create(
         b, loc, VectorType::get({block}, elt), source, at, pad, map,
-        ArrayRef<bool>{false});
+        ArrayRef<bool>{inBounds});
     return fromSmallFloat(b, loc, v);
   }
   Value init = num::i32Const(b, loc, i32Vec, 0);
@@ -205,6 +207,27 @@ Value readCodes(OpBuilder &b, Location loc, Value source, ArrayRef<Value> at,
         scf::YieldOp::create(nb, nloc, v);
       });
   return loop.getResult(0);
+}
+
+/// Emits `body` twice under `scf.if (the block is whole)`: whole blocks use
+/// unmasked vector accesses, the one ragged tail block masked ones.
+SmallVector<Value>
+splitOnWholeBlock(OpBuilder &b, Location loc, Value size, Value k0,
+                  int64_t block,
+                  function_ref<SmallVector<Value>(OpBuilder &, Location, bool)>
+                      body) {
+  Value end = arith::AddIOp::create(b, loc, k0, indexConst(b, loc, block));
+  Value whole =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end, size);
+  auto ifOp = scf::IfOp::create(
+      b, loc, whole,
+      [&](OpBuilder &tb, Location tl) {
+        scf::YieldOp::create(tb, tl, body(tb, tl, true));
+      },
+      [&](OpBuilder &eb, Location el) {
+        scf::YieldOp::create(eb, el, body(eb, el, false));
+      });
+  return SmallVector<Value>(ifOp.getResults());
 }
 
 /// Elements of the block that starts at `k0` on an axis of `size`.
@@ -254,10 +277,12 @@ struct QuantizeLowering : OpRewritePattern<dialect::QuantizeOp> {
           Value k0 = arith::MulIOp::create(b, l, blk, indexConst(b, l, block));
           SmallVector<Value> at(ivs.begin(), ivs.end());
           at[axis] = k0;
+          auto emit = [&](OpBuilder &b, Location l,
+                          bool inBounds) -> SmallVector<Value> {
           Value zero = arith::ConstantOp::create(
               b, l, b.getFloatAttr(inType.getElementType(), 0.0));
           Value v = vector::TransferReadOp::create(
-              b, l, inVec, input, at, zero, map, ArrayRef<bool>{false});
+              b, l, inVec, input, at, zero, map, ArrayRef<bool>{inBounds});
           Value x = toF32(b, l, v);
           // amax: NaN-propagating maximum of |x| (the tail reads as 0).
           Value absBits = arith::AndIOp::create(
@@ -265,9 +290,13 @@ struct QuantizeLowering : OpRewritePattern<dialect::QuantizeOp> {
               arith::BitcastOp::create(
                   b, l, VectorType::get({block}, b.getI32Type()), x),
               num::i32Const(b, l, x.getType(), 0x7FFFFFFF));
-          Value abs = arith::BitcastOp::create(b, l, x.getType(), absBits);
-          Value amax = vector::ReductionOp::create(
-              b, l, vector::CombiningKind::MAXIMUMF, abs);
+          // |x| as bits orders like |x| as floats, and every NaN pattern is
+          // above +Inf: an unsigned integer maximum is the NaN-propagating
+          // float maximum, and much cheaper.
+          Value amax = arith::BitcastOp::create(
+              b, l, b.getF32Type(),
+              vector::ReductionOp::create(b, l, vector::CombiningKind::MAXUI,
+                                          absBits));
           Value s = num::scaleByte(
               b, l, amax, dialect::toSupport(op.getScaleAlgorithm()),
               dialect::toSupport(op.getInfPolicy()), format);
@@ -278,12 +307,15 @@ struct QuantizeLowering : OpRewritePattern<dialect::QuantizeOp> {
               b, l, y, format, dialect::toSupport(op.getRounding()),
               dialect::toSupport(op.getNanElement()));
           Value count = blockCount(b, l, size, k0, block);
-          Value newCodes = writeCodes(b, l, code, iters[0], at, axis, count);
+          Value newCodes =
+              writeCodes(b, l, code, iters[0], at, axis, count, inBounds);
           SmallVector<Value> sIdx = scaleIndex(b, l, ivs, axis, blk, numBlocks,
                                                op.getScaleLayout());
           Value newScales = tensor::InsertOp::create(
               b, l, toSmallFloat(b, l, s, scaleElt), iters[1], sIdx);
-          return {newCodes, newScales};
+          return SmallVector<Value>{newCodes, newScales};
+          };
+          return splitOnWholeBlock(b, l, size, k0, block, emit);
         });
     rw.replaceOp(op, nest.results);
     return success();

@@ -1,7 +1,8 @@
 // RUN: mxq-opt %s --convert-mxq-to-loops --canonicalize | FileCheck %s --enable-var-scope
 // RUN: mxq-opt %s --mxq-cpu-pipeline | FileCheck %s --check-prefix=LLVM
 
-// Each block is one vector read along the axis (masked at the tail), its
+// Each block is one vector read along the axis (unmasked for whole blocks,
+// masked for the ragged tail), its
 // scale comes from exact integer IR, and byte-sized codes are one vector
 // store; no float truncation to a small format is ever emitted.
 
@@ -9,14 +10,18 @@
 // CHECK: linalg.fill
 // CHECK: scf.for
 // CHECK: scf.for
-// CHECK: vector.transfer_read {{.*}} : tensor<?x?xbf16>, vector<32xbf16>
+// CHECK: scf.if
+// CHECK: vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<?x?xbf16>, vector<32xbf16>
 // CHECK: arith.extf {{.*}} : vector<32xbf16> to vector<32xf32>
-// CHECK: vector.reduction <maximumf>, {{.*}} : vector<32xf32> into f32
+// CHECK: vector.reduction <maxui>, {{.*}} : vector<32xi32> into i32
 // CHECK: arith.mulf {{.*}} : vector<32xf32>
 // CHECK: arith.bitcast {{.*}} : vector<32xi8> to vector<32xf8E4M3FN>
-// CHECK: vector.transfer_write {{.*}} : vector<32xf8E4M3FN>, tensor<?x?xf8E4M3FN>
+// CHECK: vector.transfer_write {{.*}} {in_bounds = [true]} : vector<32xf8E4M3FN>, tensor<?x?xf8E4M3FN>
 // CHECK: arith.bitcast {{.*}} : i8 to f8E8M0FNU
 // CHECK: tensor.insert {{.*}} : tensor<?x?xf8E8M0FNU>
+// CHECK: } else {
+// CHECK: vector.transfer_read {{.*}} : tensor<?x?xbf16>, vector<32xbf16>
+// CHECK: vector.transfer_write {{.*}} : vector<32xf8E4M3FN>, tensor<?x?xf8E4M3FN>
 // CHECK-NOT: arith.truncf
 // CHECK-LABEL: func @quantize_fp4_axis0
 func.func @quantize_e4m3(%x: tensor<?x?xbf16>) -> (tensor<?x?xf8E4M3FN>, tensor<?x?xf8E8M0FNU>) {
@@ -71,4 +76,4 @@ func.func @fake_quant(%x: tensor<?x?xf32>, %s: tensor<1xf32>, %z: tensor<1xf32>)
 // LLVM-LABEL: llvm.func @quantize_e4m3
 // LLVM-NOT: mxq.
 // LLVM-NOT: arith.
-// LLVM: llvm.intr.vector.reduce.fmaximum
+// LLVM: llvm.intr.vector.reduce.umax
