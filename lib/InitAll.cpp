@@ -34,6 +34,7 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -66,9 +67,11 @@ const char *::mxq::cpuPipeline() {
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
          "func.func(convert-linalg-to-loops),"
+         "func.func(lower-vector-multi-reduction),"
          "convert-vector-to-scf{full-unroll=true},lower-affine,convert-scf-to-cf,"
          "expand-strided-metadata,canonicalize,cse,"
-         "convert-vector-to-llvm,finalize-memref-to-llvm,"
+         "convert-vector-to-llvm{vector-transpose-lowering=shuffle1d},"
+         "finalize-memref-to-llvm,"
          "convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
          "convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts";
 }
@@ -92,6 +95,7 @@ void ::mxq::registerPasses() {
   bufferization::registerBufferizationPipelines();
   memref::registerMemRefPasses();
   registerLinalgPasses();
+  vector::registerVectorPasses();
   PassPipelineRegistration<>(
       "mxq-cpu-pipeline",
       "Lower mxq ops to LLVM for the host CPU (expands into: "

@@ -377,6 +377,161 @@ struct DequantizeLowering : OpRewritePattern<dialect::DequantizeOp> {
   }
 };
 
+/// dual_quantize with byte-sized codes, reading the input once: each 32 x 32
+/// tile is one 2-D vector; its rows are the row-wise blocks, its columns the
+/// column-wise blocks (reduced across the other dimension, so no transpose of
+/// the input is needed); only the column-wise code tile is transposed, as
+/// bytes, to land in the [K, M] codes.
+struct DualQuantizeTiled : OpRewritePattern<dialect::DualQuantizeOp> {
+  DualQuantizeTiled(MLIRContext *ctx)
+      : OpRewritePattern(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(dialect::DualQuantizeOp op,
+                                PatternRewriter &rw) const override {
+    Type codeElt = op.getCodes0().getType().getElementType();
+    if (codeElt.getIntOrFloatBitWidth() != 8)
+      return rw.notifyMatchFailure(op, "sub-byte codes use the two-pass form");
+    constexpr int64_t T = 32; // the MX block, and the tile edge
+    Location loc = op.getLoc();
+    Value input = op.getInput();
+    auto inType = op.getInput().getType();
+    int64_t rank = inType.getRank();
+    Type scaleElt = op.getScales0().getType().getElementType();
+    ::mxq::ElementFormat format = *dialect::getElementFormat(codeElt);
+    auto algorithm = dialect::toSupport(op.getScaleAlgorithm());
+    auto inf = dialect::toSupport(op.getInfPolicy());
+    auto rounding = dialect::toSupport(op.getRounding());
+    auto nanElement = dialect::toSupport(op.getNanElement());
+
+    ReifiedRankedShapedTypeDims dims;
+    if (failed(op.reifyResultShapes(rw, dims)))
+      return failure();
+    Value pad = toSmallFloat(
+        rw, loc, num::i32Const(rw, loc, rw.getI32Type(), ::mxq::kScalePad),
+        scaleElt);
+    auto filled = [&](ArrayRef<OpFoldResult> sizes) {
+      Value e = tensor::EmptyOp::create(rw, loc, sizes, scaleElt);
+      return linalg::FillOp::create(rw, loc, ValueRange{pad}, ValueRange{e})
+          .getResult(0);
+    };
+    Value codes0 = tensor::EmptyOp::create(rw, loc, dims[0], codeElt);
+    Value scales0 = filled(dims[1]);
+    Value codes1 = tensor::EmptyOp::create(rw, loc, dims[2], codeElt);
+    Value scales1 = filled(dims[3]);
+
+    SmallVector<Value> lbs, ubs, steps;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value size = tensor::DimOp::create(rw, loc, input, d);
+      if (d >= rank - 2)
+        size = arith::CeilDivUIOp::create(rw, loc, size, indexConst(rw, loc, T));
+      lbs.push_back(indexConst(rw, loc, 0));
+      ubs.push_back(size);
+      steps.push_back(indexConst(rw, loc, 1));
+    }
+    Value m = tensor::DimOp::create(rw, loc, input, rank - 2);
+    Value k = tensor::DimOp::create(rw, loc, input, rank - 1);
+    Value rowBlocks = ubs[rank - 1], colBlocks = ubs[rank - 2];
+    VectorType tileIn = VectorType::get({T, T}, inType.getElementType());
+    VectorType tileI32 = VectorType::get({T, T}, rw.getI32Type());
+    VectorType lineI32 = VectorType::get({T}, rw.getI32Type());
+
+    scf::LoopNest nest = scf::buildLoopNest(
+        rw, loc, lbs, ubs, steps, ValueRange{codes0, scales0, codes1, scales1},
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange iters) -> scf::ValueVector {
+          Value ti = ivs[rank - 2], tj = ivs[rank - 1];
+          Value i0 = arith::MulIOp::create(b, l, ti, indexConst(b, l, T));
+          Value j0 = arith::MulIOp::create(b, l, tj, indexConst(b, l, T));
+          SmallVector<Value> at(ivs.begin(), ivs.end());
+          at[rank - 2] = i0;
+          at[rank - 1] = j0;
+          Value zero = arith::ConstantOp::create(
+              b, l, b.getFloatAttr(inType.getElementType(), 0.0));
+          AffineMap minor2 =
+              AffineMap::getMinorIdentityMap(rank, 2, b.getContext());
+          Value tile = vector::TransferReadOp::create(
+              b, l, tileIn, input, at, zero, minor2,
+              ArrayRef<bool>{false, false});
+          Value x = toF32(b, l, tile);
+          Value absBits = arith::AndIOp::create(
+              b, l, arith::BitcastOp::create(b, l, tileI32, x),
+              num::i32Const(b, l, tileI32, 0x7FFFFFFF));
+          Value zeros = num::i32Const(b, l, lineI32, 0);
+
+          // One orientation: amax over `dim`, scales, codes.
+          auto quantize = [&](int64_t dim, Value &s) {
+            SmallVector<bool> mask = {dim == 0, dim == 1};
+            Value amaxBits = vector::MultiDimReductionOp::create(
+                b, l, absBits, zeros, mask, vector::CombiningKind::MAXUI);
+            Value amax = arith::BitcastOp::create(
+                b, l, VectorType::get({T}, b.getF32Type()), amaxBits);
+            s = num::scaleByte(b, l, amax, algorithm, inf, format);
+            Value r = vector::BroadcastOp::create(
+                b, l, x.getType(), num::scaleMultiplier(b, l, s));
+            if (dim == 1) // row scales: r[i][j] = scale of row i
+              r = vector::TransposeOp::create(b, l, r, ArrayRef<int64_t>{1, 0});
+            Value y = arith::MulFOp::create(b, l, x, r);
+            return num::encodeElement(b, l, y, format, rounding, nanElement);
+          };
+          // The scales of `count` lines starting at `first`, at their
+          // swizzled offsets.
+          auto storeScales = [&](Value scales, Value s, Value first,
+                                 Value count, int64_t rowDim, int64_t axis,
+                                 Value blk, Value numBlocks) {
+            auto loop = scf::ForOp::create(
+                b, l, indexConst(b, l, 0), count, indexConst(b, l, 1),
+                ValueRange{scales},
+                [&](OpBuilder &nb, Location nl, Value a, ValueRange iter) {
+                  SmallVector<Value> pos(at);
+                  pos[rowDim] = arith::AddIOp::create(nb, nl, first, a);
+                  SmallVector<Value> idx =
+                      scaleIndex(nb, nl, pos, axis, blk, numBlocks,
+                                 dialect::ScaleLayout::swizzle_32_4_4);
+                  Value byte = vector::ExtractOp::create(
+                      nb, nl, s, ArrayRef<OpFoldResult>{a});
+                  Value t = tensor::InsertOp::create(
+                      nb, nl, toSmallFloat(nb, nl, byte, scaleElt), iter[0],
+                      idx);
+                  scf::YieldOp::create(nb, nl, t);
+                });
+            return loop.getResult(0);
+          };
+
+          Value sRow, sCol;
+          Value rowCodes = toSmallFloat(b, l, quantize(1, sRow), codeElt);
+          Value colBytes = arith::TruncIOp::create(
+              b, l, VectorType::get({T, T}, b.getI8Type()), quantize(0, sCol));
+          Value colCodes = arith::BitcastOp::create(
+              b, l, VectorType::get({T, T}, codeElt),
+              vector::TransposeOp::create(b, l, colBytes,
+                                          ArrayRef<int64_t>{1, 0}));
+          Value c0 = vector::TransferWriteOp::create(
+                         b, l, rowCodes, iters[0], at, minor2,
+                         ArrayRef<bool>{false, false})
+                         .getResult();
+          SmallVector<Value> atT(at);
+          std::swap(atT[rank - 1], atT[rank - 2]);
+          Value c1 = vector::TransferWriteOp::create(
+                         b, l, colCodes, iters[2], atT, minor2,
+                         ArrayRef<bool>{false, false})
+                         .getResult();
+          Value rows = blockCount(b, l, m, i0, T);
+          Value cols = blockCount(b, l, k, j0, T);
+          Value s0 = storeScales(iters[1], sRow, i0, rows, rank - 2, rank - 1,
+                                 tj, rowBlocks);
+          Value s1 = storeScales(iters[3], sCol, j0, cols, rank - 1, rank - 2,
+                                 ti, colBlocks);
+          return {c0, s0, c1, s1};
+        });
+    SmallVector<Value> results(nest.results);
+    for (auto [i, v] : llvm::enumerate(results))
+      if (v.getType() != op->getResult(i).getType())
+        v = tensor::CastOp::create(rw, loc, op->getResult(i).getType(), v);
+    rw.replaceOp(op, results);
+    return success();
+  }
+};
+
 /// dual_quantize = quantize along the last axis, and quantize along the
 /// second-last axis with its codes transposed (both swizzled).
 struct DualQuantizeLowering : OpRewritePattern<dialect::DualQuantizeOp> {
@@ -715,8 +870,8 @@ struct ConvertMXQToLoops
 } // namespace
 
 void ::mxq::populateMXQToLoopsPatterns(RewritePatternSet &patterns) {
-  patterns.add<QuantizeLowering, DequantizeLowering, DualQuantizeLowering,
-               TwoLevelQuantizeLowering, FakeQuantLowering,
+  patterns.add<QuantizeLowering, DequantizeLowering, DualQuantizeTiled,
+               DualQuantizeLowering, TwoLevelQuantizeLowering, FakeQuantLowering,
                FakeQuantGradLowering>(
       patterns.getContext());
 }
