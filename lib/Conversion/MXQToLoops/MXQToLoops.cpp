@@ -240,6 +240,10 @@ Value blockCount(OpBuilder &b, Location loc, Value size, Value k0,
 struct QuantizeLowering : OpRewritePattern<dialect::QuantizeOp> {
   using OpRewritePattern::OpRewritePattern;
 
+  /// Blocks handled per iteration when the blocks are contiguous (along the
+  /// last axis): their scales are computed as one vector.
+  static constexpr int64_t kGroup = 4;
+
   LogicalResult matchAndRewrite(dialect::QuantizeOp op,
                                 PatternRewriter &rw) const override {
     Location loc = op.getLoc();
@@ -250,6 +254,11 @@ struct QuantizeLowering : OpRewritePattern<dialect::QuantizeOp> {
     Type codeElt = op.getCodes().getType().getElementType();
     Type scaleElt = op.getScales().getType().getElementType();
     ::mxq::ElementFormat format = *dialect::getElementFormat(codeElt);
+    auto algorithm = dialect::toSupport(op.getScaleAlgorithm());
+    auto inf = dialect::toSupport(op.getInfPolicy());
+    auto rounding = dialect::toSupport(op.getRounding());
+    auto nanElement = dialect::toSupport(op.getNanElement());
+    auto layout = op.getScaleLayout();
 
     ReifiedRankedShapedTypeDims dims;
     if (failed(op.reifyResultShapes(rw, dims)))
@@ -267,55 +276,159 @@ struct QuantizeLowering : OpRewritePattern<dialect::QuantizeOp> {
     Value size = tensor::DimOp::create(rw, loc, input, axis);
     Value numBlocks = ubs[axis];
     AffineMap map = AffineMap::get(rank, 0, rw.getAffineDimExpr(axis));
-    VectorType inVec = VectorType::get({block}, inType.getElementType());
 
+    // The codes and scale bytes (i32) of `group` consecutive blocks read as
+    // one vector<group x block> at `at`.
+    auto compute = [&](OpBuilder &b, Location l, ArrayRef<Value> at,
+                       int64_t group, bool inBounds, Value &scaleBytes) -> Value {
+      Value zero = arith::ConstantOp::create(
+          b, l, b.getFloatAttr(inType.getElementType(), 0.0));
+      Value v = vector::TransferReadOp::create(
+          b, l, VectorType::get({group * block}, inType.getElementType()),
+          input, at, zero, map, ArrayRef<bool>{inBounds});
+      Value x = toF32(b, l, v);
+      if (group == 1) {
+        Value absBits = arith::AndIOp::create(
+            b, l,
+            arith::BitcastOp::create(
+                b, l, VectorType::get({block}, b.getI32Type()), x),
+            num::i32Const(b, l, x.getType(), 0x7FFFFFFF));
+        Value amax = arith::BitcastOp::create(
+            b, l, b.getF32Type(),
+            vector::ReductionOp::create(b, l, vector::CombiningKind::MAXUI,
+                                        absBits));
+        Value sByte = num::scaleByte(b, l, amax, algorithm, inf, format);
+        scaleBytes = vector::BroadcastOp::create(
+            b, l, VectorType::get({1}, b.getI32Type()), sByte);
+        Value r = vector::BroadcastOp::create(b, l, x.getType(),
+                                              num::scaleMultiplier(b, l, sByte));
+        return num::encodeElement(b, l, arith::MulFOp::create(b, l, x, r),
+                                  format, rounding, nanElement);
+      }
+      VectorType tile = VectorType::get({group, block}, b.getF32Type());
+      VectorType tileI32 = VectorType::get({group, block}, b.getI32Type());
+      x = vector::ShapeCastOp::create(b, l, tile, x);
+      // amax: |x| as bits orders like |x| as floats and every NaN pattern is
+      // above +Inf, so an unsigned integer maximum is the NaN-propagating
+      // float maximum, exactly, and cheap (the tail reads as 0).
+      Value absBits = arith::AndIOp::create(
+          b, l, arith::BitcastOp::create(b, l, tileI32, x),
+          num::i32Const(b, l, tileI32, 0x7FFFFFFF));
+      Value amaxBits = vector::MultiDimReductionOp::create(
+          b, l, absBits,
+          num::i32Const(b, l, VectorType::get({group}, b.getI32Type()), 0),
+          ArrayRef<bool>{false, true}, vector::CombiningKind::MAXUI);
+      Value amax = arith::BitcastOp::create(
+          b, l, VectorType::get({group}, b.getF32Type()), amaxBits);
+      scaleBytes = num::scaleByte(b, l, amax, algorithm, inf, format);
+      Value r = num::scaleMultiplier(b, l, scaleBytes);
+      // r[g] along each row of the tile.
+      Value rows = vector::BroadcastOp::create(
+          b, l, tile, num::f32Const(b, l, b.getF32Type(), 0.0f));
+      for (int64_t g = 0; g < group; ++g) {
+        Value rg = vector::ExtractOp::create(b, l, r, g);
+        rows = vector::InsertOp::create(
+            b, l,
+            vector::BroadcastOp::create(
+                b, l, VectorType::get({block}, b.getF32Type()), rg),
+            rows, g);
+      }
+      Value code = num::encodeElement(b, l, arith::MulFOp::create(b, l, x, rows),
+                                      format, rounding, nanElement);
+      return vector::ShapeCastOp::create(
+                 b, l, VectorType::get({group * block}, b.getI32Type()), code)
+          .getResult();
+    };
+
+    // One block (any axis, any layout), masked when it is the ragged tail.
+    auto oneBlock = [&](OpBuilder &b, Location l, ValueRange ivs, Value blk,
+                        Value codesT, Value scalesT) -> SmallVector<Value> {
+      Value k0 = arith::MulIOp::create(b, l, blk, indexConst(b, l, block));
+      SmallVector<Value> at(ivs.begin(), ivs.end());
+      at[axis] = k0;
+      auto emit = [&](OpBuilder &b, Location l,
+                      bool inBounds) -> SmallVector<Value> {
+        Value s;
+        Value code = compute(b, l, at, 1, inBounds, s);
+        Value count = blockCount(b, l, size, k0, block);
+        Value newCodes =
+            writeCodes(b, l, code, codesT, at, axis, count, inBounds);
+        SmallVector<Value> pos(ivs.begin(), ivs.end());
+        SmallVector<Value> sIdx =
+            scaleIndex(b, l, pos, axis, blk, numBlocks, layout);
+        Value byte = vector::ExtractOp::create(b, l, s, 0);
+        Value newScales = tensor::InsertOp::create(
+            b, l, toSmallFloat(b, l, byte, scaleElt), scalesT, sIdx);
+        return {newCodes, newScales};
+      };
+      return splitOnWholeBlock(b, l, size, k0, block, emit);
+    };
+
+    bool grouped = axis == rank - 1 && codeElt.getIntOrFloatBitWidth() == 8;
+    if (grouped)
+      ubs[axis] = arith::CeilDivUIOp::create(rw, loc, numBlocks,
+                                             indexConst(rw, loc, kGroup));
     scf::LoopNest nest = scf::buildLoopNest(
         rw, loc, lbs, ubs, steps, ValueRange{codes, scales},
         [&](OpBuilder &b, Location l, ValueRange ivs,
             ValueRange iters) -> scf::ValueVector {
-          Value blk = ivs[axis];
-          Value k0 = arith::MulIOp::create(b, l, blk, indexConst(b, l, block));
-          SmallVector<Value> at(ivs.begin(), ivs.end());
-          at[axis] = k0;
-          auto emit = [&](OpBuilder &b, Location l,
-                          bool inBounds) -> SmallVector<Value> {
-          Value zero = arith::ConstantOp::create(
-              b, l, b.getFloatAttr(inType.getElementType(), 0.0));
-          Value v = vector::TransferReadOp::create(
-              b, l, inVec, input, at, zero, map, ArrayRef<bool>{inBounds});
-          Value x = toF32(b, l, v);
-          // amax: NaN-propagating maximum of |x| (the tail reads as 0).
-          Value absBits = arith::AndIOp::create(
-              b, l,
-              arith::BitcastOp::create(
-                  b, l, VectorType::get({block}, b.getI32Type()), x),
-              num::i32Const(b, l, x.getType(), 0x7FFFFFFF));
-          // |x| as bits orders like |x| as floats, and every NaN pattern is
-          // above +Inf: an unsigned integer maximum is the NaN-propagating
-          // float maximum, and much cheaper.
-          Value amax = arith::BitcastOp::create(
-              b, l, b.getF32Type(),
-              vector::ReductionOp::create(b, l, vector::CombiningKind::MAXUI,
-                                          absBits));
-          Value s = num::scaleByte(
-              b, l, amax, dialect::toSupport(op.getScaleAlgorithm()),
-              dialect::toSupport(op.getInfPolicy()), format);
-          Value r = vector::BroadcastOp::create(
-              b, l, x.getType(), num::scaleMultiplier(b, l, s));
-          Value y = arith::MulFOp::create(b, l, x, r);
-          Value code = num::encodeElement(
-              b, l, y, format, dialect::toSupport(op.getRounding()),
-              dialect::toSupport(op.getNanElement()));
-          Value count = blockCount(b, l, size, k0, block);
-          Value newCodes =
-              writeCodes(b, l, code, iters[0], at, axis, count, inBounds);
-          SmallVector<Value> sIdx = scaleIndex(b, l, ivs, axis, blk, numBlocks,
-                                               op.getScaleLayout());
-          Value newScales = tensor::InsertOp::create(
-              b, l, toSmallFloat(b, l, s, scaleElt), iters[1], sIdx);
-          return SmallVector<Value>{newCodes, newScales};
-          };
-          return splitOnWholeBlock(b, l, size, k0, block, emit);
+          if (!grouped)
+            return oneBlock(b, l, ivs, ivs[axis], iters[0], iters[1]);
+          // kGroup whole blocks at once; otherwise (the end of the line)
+          // block by block.
+          Value b0 = arith::MulIOp::create(b, l, ivs[axis],
+                                           indexConst(b, l, kGroup));
+          Value k0 = arith::MulIOp::create(b, l, b0, indexConst(b, l, block));
+          Value end = arith::AddIOp::create(
+              b, l, k0, indexConst(b, l, kGroup * block));
+          Value whole = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule,
+                                              end, size);
+          auto ifOp = scf::IfOp::create(
+              b, l, whole,
+              [&](OpBuilder &tb, Location tl) {
+                SmallVector<Value> at(ivs.begin(), ivs.end());
+                at[axis] = k0;
+                Value s;
+                Value code = compute(tb, tl, at, kGroup, true, s);
+                Value newCodes = writeCodes(tb, tl, code, iters[0], at, axis,
+                                            Value(), true);
+                Value newScales = iters[1];
+                if (layout == dialect::ScaleLayout::linear) {
+                  SmallVector<Value> sAt(ivs.begin(), ivs.end());
+                  sAt[axis] = b0;
+                  newScales = vector::TransferWriteOp::create(
+                                  tb, tl, toSmallFloat(tb, tl, s, scaleElt),
+                                  newScales, sAt, map, ArrayRef<bool>{true})
+                                  .getResult();
+                } else {
+                  for (int64_t g = 0; g < kGroup; ++g) {
+                    Value blk = arith::AddIOp::create(tb, tl, b0,
+                                                      indexConst(tb, tl, g));
+                    SmallVector<Value> sIdx =
+                        scaleIndex(tb, tl, ivs, axis, blk, numBlocks, layout);
+                    Value byte = vector::ExtractOp::create(tb, tl, s, g);
+                    newScales = tensor::InsertOp::create(
+                        tb, tl, toSmallFloat(tb, tl, byte, scaleElt),
+                        newScales, sIdx);
+                  }
+                }
+                scf::YieldOp::create(tb, tl, ValueRange{newCodes, newScales});
+              },
+              [&](OpBuilder &eb, Location el) {
+                Value left = arith::SubIOp::create(eb, el, numBlocks, b0);
+                Value count = arith::MinUIOp::create(
+                    eb, el, left, indexConst(eb, el, kGroup));
+                auto loop = scf::ForOp::create(
+                    eb, el, indexConst(eb, el, 0), count,
+                    indexConst(eb, el, 1), ValueRange{iters[0], iters[1]},
+                    [&](OpBuilder &lb, Location ll, Value g, ValueRange it) {
+                      Value blk = arith::AddIOp::create(lb, ll, b0, g);
+                      scf::YieldOp::create(
+                          lb, ll, oneBlock(lb, ll, ivs, blk, it[0], it[1]));
+                    });
+                scf::YieldOp::create(eb, el, loop.getResults());
+              });
+          return SmallVector<Value>(ifOp.getResults());
         });
     rw.replaceOp(op, nest.results);
     return success();

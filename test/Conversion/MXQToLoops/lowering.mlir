@@ -10,14 +10,21 @@
 // CHECK: linalg.fill
 // CHECK: scf.for
 // CHECK: scf.for
+// Four whole blocks at once: one read, four scales as one vector.
+// CHECK: scf.if
+// CHECK: vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<?x?xbf16>, vector<128xbf16>
+// CHECK: arith.extf {{.*}} : vector<128xbf16> to vector<128xf32>
+// CHECK: vector.multi_reduction <maxui>, {{.*}} [1] : vector<4x32xi32> to vector<4xi32>
+// CHECK: arith.mulf {{.*}} : vector<4x32xf32>
+// CHECK: arith.bitcast {{.*}} : vector<128xi8> to vector<128xf8E4M3FN>
+// CHECK: vector.transfer_write {{.*}} {in_bounds = [true]} : vector<128xf8E4M3FN>, tensor<?x?xf8E4M3FN>
+// CHECK: vector.transfer_write {{.*}} {in_bounds = [true]} : vector<4xf8E8M0FNU>, tensor<?x?xf8E8M0FNU>
+// At the end of a line, block by block: whole blocks unmasked, the tail masked.
+// CHECK: } else {
+// CHECK: scf.for
 // CHECK: scf.if
 // CHECK: vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<?x?xbf16>, vector<32xbf16>
-// CHECK: arith.extf {{.*}} : vector<32xbf16> to vector<32xf32>
 // CHECK: vector.reduction <maxui>, {{.*}} : vector<32xi32> into i32
-// CHECK: arith.mulf {{.*}} : vector<32xf32>
-// CHECK: arith.bitcast {{.*}} : vector<32xi8> to vector<32xf8E4M3FN>
-// CHECK: vector.transfer_write {{.*}} {in_bounds = [true]} : vector<32xf8E4M3FN>, tensor<?x?xf8E4M3FN>
-// CHECK: arith.bitcast {{.*}} : i8 to f8E8M0FNU
 // CHECK: tensor.insert {{.*}} : tensor<?x?xf8E8M0FNU>
 // CHECK: } else {
 // CHECK: vector.transfer_read {{.*}} : tensor<?x?xbf16>, vector<32xbf16>
