@@ -7,6 +7,7 @@
 #include "mxq/InitAll.h"
 #include "mxq/Conversion/Passes.h"
 #include "mxq/Dialect/MXQ/MXQ.h"
+#include "mxq/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -23,12 +24,18 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/TransformOps/DialectExtension.h"
+#include "mlir/Dialect/SCF/TransformOps/SCFTransformOps.h"
+#include "mlir/Dialect/Tensor/TransformOps/TensorTransformOps.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -49,7 +56,11 @@ void ::mxq::registerDialects(DialectRegistry &registry) {
                   index::IndexDialect, LLVM::LLVMDialect,
                   linalg::LinalgDialect, math::MathDialect,
                   memref::MemRefDialect, scf::SCFDialect,
-                  tensor::TensorDialect, ub::UBDialect, vector::VectorDialect>();
+                  tensor::TensorDialect, transform::TransformDialect,
+                  ub::UBDialect, vector::VectorDialect>();
+  linalg::registerTransformDialectExtension(registry);
+  scf::registerTransformDialectExtension(registry);
+  tensor::registerTransformDialectExtension(registry);
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);
@@ -62,25 +73,35 @@ void ::mxq::registerDialects(DialectRegistry &registry) {
   registerLLVMDialectTranslation(registry);
 }
 
+std::string(::mxq::cpuPipeline)(llvm::ArrayRef<int64_t> tileSizes) {
+  if (tileSizes.empty())
+    return cpuPipeline();
+  std::string sizes;
+  for (int64_t s : tileSizes)
+    sizes += (sizes.empty() ? "" : ",") + std::to_string(s);
+  return "func.func(mxq-tile{tile-sizes=" + sizes + "})," + cpuPipeline();
+}
+
 const char *::mxq::cpuPipeline() {
-  return "convert-mxq-to-loops,canonicalize,cse,"
+  return "convert-mxq-to-loops,canonicalize,cse,eliminate-empty-tensors,"
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
-         "func.func(convert-linalg-to-loops),"
+         "func.func(convert-linalg-to-loops),scf-forall-to-for,"
          "func.func(lower-vector-multi-reduction),"
          "convert-vector-to-scf{full-unroll=true},lower-affine,convert-scf-to-cf,"
-         "expand-strided-metadata,canonicalize,cse,"
+         "expand-strided-metadata,lower-affine,canonicalize,cse,"
          "convert-vector-to-llvm{vector-transpose-lowering=shuffle1d},"
          "finalize-memref-to-llvm,"
          "convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
          "convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts";
 }
 
-llvm::LogicalResult(::mxq::buildCPUPipeline)(OpPassManager &pm) {
+llvm::LogicalResult(::mxq::buildCPUPipeline)(OpPassManager &pm,
+                                             llvm::ArrayRef<int64_t> tileSizes) {
   // The textual pipeline names registered passes.
   static bool registered = (registerPasses(), true);
   (void)registered;
-  return parsePassPipeline(cpuPipeline(), pm);
+  return parsePassPipeline(cpuPipeline(tileSizes), pm);
 }
 
 void ::mxq::registerPasses() {
@@ -89,19 +110,30 @@ void ::mxq::registerPasses() {
     return;
   done = true;
   ::mxq::registerMXQConversionPasses();
+  ::mxq::registerMXQTransformsPasses();
   registerTransformsPasses();
   registerConversionPasses();
   bufferization::registerBufferizationPasses();
   bufferization::registerBufferizationPipelines();
   memref::registerMemRefPasses();
   registerLinalgPasses();
+  registerSCFPasses();
   vector::registerVectorPasses();
+  transform::registerInterpreterPass();
   PassPipelineRegistration<>(
       "mxq-cpu-pipeline",
       "Lower mxq ops to LLVM for the host CPU (expands into: "
       "convert-mxq-to-loops, one-shot-bufferize, ..., to LLVM)",
       [](OpPassManager &pm) {
         if (failed(buildCPUPipeline(pm)))
+          llvm::report_fatal_error("mxq: the CPU pipeline does not parse");
+      });
+  PassPipelineRegistration<>(
+      "mxq-cpu-tiled-pipeline",
+      "mxq-tile (default sizes) followed by mxq-cpu-pipeline",
+      [](OpPassManager &pm) {
+        if (failed(parsePassPipeline(
+                std::string("func.func(mxq-tile),") + cpuPipeline(), pm)))
           llvm::report_fatal_error("mxq: the CPU pipeline does not parse");
       });
 }

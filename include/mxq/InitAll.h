@@ -5,6 +5,8 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <string>
+
 namespace mxq {
 
 /// mxq and the upstream dialects, interface models and LLVM IR translations
@@ -17,9 +19,13 @@ void registerPasses();
 /// The CPU pipeline as a textual pass list (what `mxq-cpu-pipeline` runs):
 /// mxq ops to loops and exact integer numerics, bufferization, LLVM.
 const char *cpuPipeline();
+/// The CPU pipeline preceded by mxq-tile with `tileSizes` (none: untiled).
+std::string cpuPipeline(llvm::ArrayRef<int64_t> tileSizes);
 
-/// Adds the CPU pipeline to `pm` (anchored on builtin.module).
-llvm::LogicalResult buildCPUPipeline(mlir::OpPassManager &pm);
+/// Adds the CPU pipeline to `pm` (anchored on builtin.module), tiling the mxq
+/// ops first when `tileSizes` is not empty.
+llvm::LogicalResult buildCPUPipeline(mlir::OpPassManager &pm,
+                                     llvm::ArrayRef<int64_t> tileSizes = {});
 
 } // namespace mxq
 

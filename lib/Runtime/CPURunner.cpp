@@ -51,7 +51,7 @@ CPUExecutable::~CPUExecutable() = default;
 
 std::unique_ptr<CPUExecutable>
 CPUExecutable::compile(ModuleOp module, const std::string &entry,
-                       std::string &error) {
+                       std::string &error, llvm::ArrayRef<int64_t> tileSizes) {
   auto func = module.lookupSymbol<func::FuncOp>(entry);
   if (!func) {
     error = "the module has no function @" + entry;
@@ -98,7 +98,7 @@ CPUExecutable::compile(ModuleOp module, const std::string &entry,
       return success();
     });
     PassManager pm(module.getContext());
-    if (failed(buildCPUPipeline(pm)) || failed(pm.run(module))) {
+    if (failed(buildCPUPipeline(pm, tileSizes)) || failed(pm.run(module))) {
       error = "the CPU pipeline failed:\n" + diagnostics;
       return nullptr;
     }
@@ -112,6 +112,12 @@ CPUExecutable::compile(ModuleOp module, const std::string &entry,
   (void)initialized;
   ExecutionEngineOptions options;
   options.transformer = makeOptimizingTransformer(3, 0, nullptr);
+  // memref.copy of strided memrefs (tiles written back into their result)
+  // calls memrefCopy from MLIR's C runner utilities.
+  static const std::string runnerUtils =
+      std::string(MXQ_MLIR_LIB_DIR) + "/libmlir_c_runner_utils.so";
+  SmallVector<StringRef, 1> libs{runnerUtils};
+  options.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(module, options);
   if (!engine) {
     error = "cannot JIT-compile the module: " +
@@ -236,8 +242,9 @@ bool CPUExecutable::runAndDiscard(const std::vector<RawTensor> &inputs,
 
 bool runOnCPU(ModuleOp module, const std::string &entry,
               const std::vector<RawTensor> &inputs,
-              std::vector<RawTensor> &results, std::string &error) {
-  auto exe = CPUExecutable::compile(module, entry, error);
+              std::vector<RawTensor> &results, std::string &error,
+              llvm::ArrayRef<int64_t> tileSizes) {
+  auto exe = CPUExecutable::compile(module, entry, error, tileSizes);
   return exe && exe->run(inputs, results, error);
 }
 

@@ -47,6 +47,10 @@ static cl::opt<std::string> outputDir("output-dir",
 static cl::opt<bool> reference(
     "reference", cl::desc("run the C++ reference of each op instead of "
                           "compiling through the CPU pipeline"));
+static cl::list<int64_t> tileSizes(
+    "tile-sizes", cl::CommaSeparated,
+    cl::desc("tile the mxq ops with mxq-tile first (iteration-domain units, "
+             "0 for untiled)"));
 static cl::opt<bool> print("print",
                            cl::desc("print the first values of each result"));
 
@@ -85,6 +89,11 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv,
                               "mxq-run: run an mxq function on .npy data\n");
+
+  for (int64_t t : tileSizes)
+    if (t < 0)
+      return error("--tile-sizes: a tile size cannot be negative, but one is " +
+                   llvm::Twine(t));
 
   DialectRegistry registry;
   ::mxq::registerDialects(registry);
@@ -137,7 +146,8 @@ int main(int argc, char **argv) {
       outputs.push_back(::mxq::bufferToNpy(b));
   } else {
     std::vector<::mxq::RawTensor> results;
-    if (!::mxq::runOnCPU(*module, entry, raw, results, err))
+    SmallVector<int64_t> sizes(tileSizes.begin(), tileSizes.end());
+    if (!::mxq::runOnCPU(*module, entry, raw, results, err, sizes))
       return error(err);
     for (const ::mxq::RawTensor &r : results)
       outputs.push_back(::mxq::rawToNpy(r.elementType, r.shape, r.data));

@@ -28,7 +28,8 @@ public:
   /// Lowers `module` in place (keeping only `entry` and its callees) and
   /// JIT-compiles it. Null and a sentence in `error` on failure.
   static std::unique_ptr<CPUExecutable>
-  compile(mlir::ModuleOp module, const std::string &entry, std::string &error);
+  compile(mlir::ModuleOp module, const std::string &entry, std::string &error,
+          llvm::ArrayRef<int64_t> tileSizes = {});
   ~CPUExecutable();
 
   /// Runs the function and copies its results out.
@@ -50,7 +51,8 @@ private:
 /// Compiles `module` and runs `entry` on `inputs` once.
 bool runOnCPU(mlir::ModuleOp module, const std::string &entry,
               const std::vector<RawTensor> &inputs,
-              std::vector<RawTensor> &results, std::string &error);
+              std::vector<RawTensor> &results, std::string &error,
+              llvm::ArrayRef<int64_t> tileSizes = {});
 
 } // namespace mxq
 

@@ -33,6 +33,22 @@ Value indexConst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+/// The result sizes of `op`, static wherever its result types are (so that
+/// the tensors built from them have exactly the result types).
+LogicalResult resultSizes(Operation *op, OpBuilder &b,
+                          ReifiedRankedShapedTypeDims &dims) {
+  if (failed(cast<ReifyRankedShapedTypeOpInterface>(op).reifyResultShapes(
+          b, dims)))
+    return failure();
+  for (auto [i, result] : llvm::enumerate(op->getResults())) {
+    auto type = cast<RankedTensorType>(result.getType());
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (!type.isDynamicDim(d))
+        dims[i][d] = b.getIndexAttr(type.getDimSize(d));
+  }
+  return success();
+}
+
 /// `elt` shaped like `like` (vector or scalar).
 Type shapedLike(Type like, Type elt) {
   if (auto v = dyn_cast<VectorType>(like))
@@ -261,7 +277,7 @@ struct QuantizeLowering : OpRewritePattern<dialect::QuantizeOp> {
     auto layout = op.getScaleLayout();
 
     ReifiedRankedShapedTypeDims dims;
-    if (failed(op.reifyResultShapes(rw, dims)))
+    if (failed(resultSizes(op, rw, dims)))
       return failure();
     Value codes = tensor::EmptyOp::create(rw, loc, dims[0], codeElt);
     Value scales = tensor::EmptyOp::create(rw, loc, dims[1], scaleElt);
@@ -450,7 +466,7 @@ struct DequantizeLowering : OpRewritePattern<dialect::DequantizeOp> {
         *dialect::getElementFormat(codesType.getElementType());
 
     ReifiedRankedShapedTypeDims dims;
-    if (failed(op.reifyResultShapes(rw, dims)))
+    if (failed(resultSizes(op, rw, dims)))
       return failure();
     Value result = tensor::EmptyOp::create(rw, loc, dims[0], resElt);
     SmallVector<Value> lbs, ubs, steps;
@@ -517,7 +533,7 @@ struct DualQuantizeTiled : OpRewritePattern<dialect::DualQuantizeOp> {
     auto nanElement = dialect::toSupport(op.getNanElement());
 
     ReifiedRankedShapedTypeDims dims;
-    if (failed(op.reifyResultShapes(rw, dims)))
+    if (failed(resultSizes(op, rw, dims)))
       return failure();
     Value pad = toSmallFloat(
         rw, loc, num::i32Const(rw, loc, rw.getI32Type(), ::mxq::kScalePad),
@@ -671,7 +687,7 @@ struct DualQuantizeLowering : OpRewritePattern<dialect::DualQuantizeOp> {
     auto cols =
         makeQuantize(rank - 2, colCodesType, op.getScales1().getType());
     ReifiedRankedShapedTypeDims dims;
-    if (failed(op.reifyResultShapes(rw, dims)))
+    if (failed(resultSizes(op, rw, dims)))
       return failure();
     Value init = tensor::EmptyOp::create(rw, loc, dims[2],
                                          codes1Type.getElementType());
@@ -729,7 +745,7 @@ struct TwoLevelQuantizeLowering
     Type scaleElt = op.getLevel1Scales().getType().getElementType();
 
     ReifiedRankedShapedTypeDims dims;
-    if (failed(op.reifyResultShapes(rw, dims)))
+    if (failed(resultSizes(op, rw, dims)))
       return failure();
     Value codes = tensor::EmptyOp::create(rw, loc, dims[0], codeElt);
     Value level0 = tensor::EmptyOp::create(rw, loc, dims[1], rw.getF32Type());
@@ -875,7 +891,7 @@ struct FakeQuantLowering : OpRewritePattern<dialect::FakeQuantOp> {
     auto type = op.getInput().getType();
     int64_t rank = type.getRank();
     ReifiedRankedShapedTypeDims dims;
-    if (failed(op.reifyResultShapes(rw, dims)))
+    if (failed(resultSizes(op, rw, dims)))
       return failure();
     Value init = tensor::EmptyOp::create(rw, loc, dims[0], type.getElementType());
     AffineMap id = rw.getMultiDimIdentityMap(rank);
@@ -928,7 +944,7 @@ struct FakeQuantGradLowering : OpRewritePattern<dialect::FakeQuantGradOp> {
     auto type = op.getInput().getType();
     int64_t rank = type.getRank();
     ReifiedRankedShapedTypeDims dims;
-    if (failed(op.reifyResultShapes(rw, dims)))
+    if (failed(resultSizes(op, rw, dims)))
       return failure();
     Value init = tensor::EmptyOp::create(rw, loc, dims[0], type.getElementType());
     AffineMap id = rw.getMultiDimIdentityMap(rank);

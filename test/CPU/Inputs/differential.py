@@ -8,7 +8,8 @@ KIND one of f32 f16 bf16 (data with edge cases), step (positive f32),
 zp (small f32), codes (random code bytes), fp4 (random packed FP4 bytes),
 scales (random E8M0 bytes).
 Shapes (M, K) default to a set of aligned and ragged ones; MXQ_SHAPES
-overrides them ("M,K;M,K")."""
+overrides them ("M,K;M,K"). MXQ_RUN_FLAGS adds flags to the compiled runs
+(e.g. "--tile-sizes=2,1")."""
 import os
 import zlib
 import subprocess
@@ -114,7 +115,8 @@ def main():
             for mode in ("compiled", "reference"):
                 out = os.path.join(d, mode)
                 cmd = [mxq_run, mlir, "--entry", entry, "--output-dir", out] + \
-                    cmd_inputs + (["--reference"] if mode == "reference" else [])
+                    cmd_inputs + (["--reference"] if mode == "reference"
+                                  else os.environ.get("MXQ_RUN_FLAGS", "").split())
                 p = subprocess.run(cmd, capture_output=True, text=True)
                 if p.returncode != 0:
                     print(f"FAIL {entry} {M}x{K} {mode}: {p.stderr.strip()}")

@@ -29,7 +29,8 @@ def MXQ_Dialect : Dialect {
     against it.
   }];
   let useDefaultAttributePrinterParser = 1;
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 

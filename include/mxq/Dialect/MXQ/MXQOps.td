@@ -13,6 +13,7 @@ include "mlir/IR/OpBase.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/TilingInterface.td"
 
 //===----------------------------------------------------------------------===//
 // Type constraints
@@ -33,7 +34,10 @@ class MXQ_Op<string mnemonic, list<Trait> traits = []>
     : Op<MXQ_Dialect, mnemonic, traits # [
         Pure,
         DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
-                                  ["reifyResultShapes"]>]>;
+                                  ["reifyResultShapes"]>,
+        DeclareOpInterfaceMethods<TilingInterface,
+            ["getLoopIteratorTypes", "getIterationDomain",
+             "getTiledImplementation", "getResultTilePosition"]>]>;
 
 //===----------------------------------------------------------------------===//
 // quantize

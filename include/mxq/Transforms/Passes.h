@@ -1,0 +1,29 @@
+//===- Passes.h - mxq transformation passes -----------------------*- C++ -*-===//
+#ifndef MXQ_TRANSFORMS_PASSES_H
+#define MXQ_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mxq {
+
+#define GEN_PASS_DECL
+#include "mxq/Transforms/Passes.h.inc"
+
+/// Tiles `op` (an mxq op) with `tileSizes` (iteration-domain units, 0 for
+/// untiled, missing trailing sizes 0) into scf.forall or scf.for loops and
+/// replaces it. Fails with a diagnostic on the op for invalid sizes.
+llvm::LogicalResult tileMXQOp(mlir::RewriterBase &rewriter,
+                              mlir::TilingInterface op,
+                              llvm::ArrayRef<int64_t> tileSizes, bool forall);
+
+#define GEN_PASS_REGISTRATION
+#include "mxq/Transforms/Passes.h.inc"
+
+} // namespace mxq
+
+#endif // MXQ_TRANSFORMS_PASSES_H

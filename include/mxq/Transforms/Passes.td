@@ -1,0 +1,33 @@
+//===- Passes.td - mxq transformation passes ----------------*- tablegen -*-===//
+#ifndef MXQ_TRANSFORMS_PASSES_TD
+#define MXQ_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def MXQTile : Pass<"mxq-tile", "::mlir::func::FuncOp"> {
+  let summary = "Tile every mxq op into scf.forall (or scf.for) loops";
+  let description = [{
+    Tiles every mxq op through its `TilingInterface` with
+    `scf::tileUsingSCF`. Tile sizes are in the units of the op's iteration
+    domain (see `lib/Dialect/MXQ/MXQTiling.cpp`): blocks along the
+    quantization axis of a linear layout, block pairs for `pairs`, 128-row
+    bands for `swizzle_32_4_4` (whose block axis is not split), 512-element
+    level-0 blocks along the last axis of `two_level_quantize`, elements
+    elsewhere. So every tile holds whole blocks and writes whole scale
+    granules, whatever the sizes. A size of 0 leaves a dimension untiled;
+    missing trailing sizes are 0. The default tiles the outermost dimension
+    by 16 units, which gives `scf.forall` loops ready to be mapped to GPU
+    blocks or Ascend-like cores and cache-sized work on a CPU.
+  }];
+  let options = [
+    ListOption<"tileSizes", "tile-sizes", "int64_t",
+               "tile sizes in iteration-domain units (0: untiled)">,
+    Option<"loopKind", "loop", "std::string", /*default=*/"\"forall\"",
+           "the loops to generate: forall or for">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+#endif // MXQ_TRANSFORMS_PASSES_TD

@@ -1,0 +1,67 @@
+//===- Tile.cpp - the mxq tiling pass -------------------------------------===//
+#include "mxq/Dialect/MXQ/MXQ.h"
+#include "mxq/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mxq {
+#define GEN_PASS_DEF_MXQTILE
+#include "mxq/Transforms/Passes.h.inc"
+} // namespace mxq
+
+using namespace mlir;
+
+LogicalResult(::mxq::tileMXQOp)(RewriterBase &rewriter, TilingInterface op,
+                             ArrayRef<int64_t> tileSizes, bool forall) {
+  size_t rank = op.getLoopIteratorTypes().size();
+  SmallVector<OpFoldResult> sizes;
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t size = d < tileSizes.size() ? tileSizes[d] : 0;
+    if (size < 0)
+      return op->emitOpError()
+             << "cannot be tiled with a negative tile size (" << size
+             << " for dimension " << d << "); sizes are iteration-domain "
+             << "units, 0 for untiled";
+    sizes.push_back(rewriter.getIndexAttr(size));
+  }
+  scf::SCFTilingOptions options;
+  options.setTileSizes(sizes);
+  options.setLoopType(forall ? scf::SCFTilingOptions::LoopType::ForallOp
+                             : scf::SCFTilingOptions::LoopType::ForOp);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled =
+      scf::tileUsingSCF(rewriter, op, options);
+  if (failed(tiled))
+    return op->emitOpError() << "could not be tiled";
+  rewriter.replaceOp(op, tiled->replacements);
+  return success();
+}
+
+namespace {
+struct MXQTile : ::mxq::impl::MXQTileBase<MXQTile> {
+  using MXQTileBase::MXQTileBase;
+
+  void runOnOperation() override {
+    if (loopKind != "forall" && loopKind != "for") {
+      getOperation()->emitError()
+          << "mxq-tile: option 'loop' must be 'forall' or 'for', but it is '"
+          << loopKind << "'";
+      return signalPassFailure();
+    }
+    SmallVector<int64_t> sizes(tileSizes.begin(), tileSizes.end());
+    if (sizes.empty())
+      sizes = {16};
+    SmallVector<TilingInterface> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<mlir::mxq::MXQDialect>(op->getDialect()))
+        if (auto t = dyn_cast<TilingInterface>(op))
+          ops.push_back(t);
+    });
+    IRRewriter rewriter(&getContext());
+    for (TilingInterface op : ops)
+      if (failed(::mxq::tileMXQOp(rewriter, op, sizes, loopKind == "forall")))
+        return signalPassFailure();
+  }
+};
+} // namespace
