@@ -30,6 +30,8 @@
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/TensorTilingInterfaceImpl.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -66,6 +68,8 @@ void ::mxq::registerDialects(DialectRegistry &registry) {
       registry);
   cf::registerBufferizableOpInterfaceExternalModels(registry);
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  linalg::registerTilingInterfaceExternalModels(registry);
+  tensor::registerTilingInterfaceExternalModels(registry);
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   vector::registerBufferizableOpInterfaceExternalModels(registry);
@@ -92,7 +96,8 @@ const char *::mxq::cpuPipeline() {
          "expand-strided-metadata,lower-affine,canonicalize,cse,"
          "convert-vector-to-llvm{vector-transpose-lowering=shuffle1d},"
          "finalize-memref-to-llvm,"
-         "convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
+         "convert-math-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"
+         "convert-func-to-llvm,"
          "convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts";
 }
 

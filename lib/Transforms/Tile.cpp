@@ -29,12 +29,20 @@ LogicalResult(::mxq::tileMXQOp)(RewriterBase &rewriter, TilingInterface op,
   options.setTileSizes(sizes);
   options.setLoopType(forall ? scf::SCFTilingOptions::LoopType::ForallOp
                              : scf::SCFTilingOptions::LoopType::ForOp);
+  // Element-wise producers of the quantized value (a linalg.generic, say
+  // SwiGLU) are fused into the loop, so their result is never stored whole.
+  scf::SCFTileAndFuseOptions fuseOptions;
+  fuseOptions.setTilingOptions(options);
   rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> tiled =
-      scf::tileUsingSCF(rewriter, op, options);
+  FailureOr<scf::SCFTileAndFuseResult> tiled =
+      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, op, fuseOptions);
   if (failed(tiled))
     return op->emitOpError() << "could not be tiled";
-  rewriter.replaceOp(op, tiled->replacements);
+  for (OpResult result : op->getResults())
+    if (Value r = tiled->replacements.lookup(result))
+      rewriter.replaceAllUsesWith(result, r);
+  if (op->use_empty())
+    rewriter.eraseOp(op);
   return success();
 }
 
