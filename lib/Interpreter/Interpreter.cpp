@@ -255,6 +255,23 @@ private:
             v = ref::roundToSource(t, v);
           return bind(op, d.getResult(), floats(y, c.shape));
         })
+        .Case([&](dialect::ConvertScaleLayoutOp c) {
+          const Buffer &s = env[c.getScales()], &codes = env[c.getCodes()];
+          std::vector<int64_t> want;
+          std::string err;
+          scaleShape(codes.shape, c.getAxis(), c.getBlockSize(),
+                     dialect::toSupport(c.getFrom()), want, err);
+          if (want != s.shape)
+            return fail(op, "needs scales of shape " + shapeStr(want) +
+                                " for codes of shape " + shapeStr(codes.shape) +
+                                ", but they have shape " + shapeStr(s.shape));
+          ref::Shape shape;
+          std::vector<uint8_t> bytes = ref::convertScaleLayout(
+              s.bytes, codes.shape, c.getAxis(), c.getBlockSize(),
+              dialect::toSupport(c.getFrom()), dialect::toSupport(c.getTo()),
+              shape);
+          return bind(op, c.getResult(), this->codes(bytes, shape));
+        })
         .Case([&](dialect::DualQuantizeOp d) {
           const Buffer &in = env[d.getInput()];
           ref::QuantizeOptions o =

@@ -363,6 +363,21 @@ std::vector<float> dequantize(const std::vector<uint8_t> &codes,
   return y;
 }
 
+std::vector<uint8_t> convertScaleLayout(const std::vector<uint8_t> &scales,
+                                        const Shape &codesShape, int64_t axis,
+                                        int64_t blockSize, ScaleLayout from,
+                                        ScaleLayout to, Shape &resultShape) {
+  BlockGrid src(codesShape, axis, blockSize, from);
+  BlockGrid dst(codesShape, axis, blockSize, to);
+  resultShape = dst.scalesShape;
+  std::vector<uint8_t> out(numElements(dst.scalesShape), kScalePad);
+  for (int64_t o = 0; o < src.outer; ++o)
+    for (int64_t i = 0; i < src.inner; ++i)
+      for (int64_t b = 0; b < src.blocks; ++b)
+        out[dst.scaleOffset(o, b, i)] = scales[src.scaleOffset(o, b, i)];
+  return out;
+}
+
 DualQuantized dualQuantize(const std::vector<float> &x, const Shape &shape,
                            const QuantizeOptions &options) {
   int64_t rank = shape.size();

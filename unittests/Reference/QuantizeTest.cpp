@@ -274,3 +274,31 @@ TEST(Packing, FP4LowNibbleFirstAndOddTail) {
   EXPECT_EQ(packFP4(odd, {3}), (std::vector<uint8_t>{0x21, 0x03}));
   EXPECT_EQ(unpackFP4(packFP4(odd, {3}), {3}), odd);
 }
+
+TEST(Layout, ConvertBetweenEveryPairOfLayouts) {
+  // Converting the scales of one layout gives the scales quantize writes in
+  // the other, padding included.
+  for (int64_t axis : {0, 1}) {
+    int64_t m = 130, k = 200;
+    std::vector<float> x(m * k);
+    for (size_t i = 0; i < x.size(); ++i)
+      x[i] = std::ldexp(1.0f, int(i * 13 % 41) - 20);
+    ScaleLayout layouts[] = {ScaleLayout::Linear, ScaleLayout::Swizzle32x4x4,
+                             ScaleLayout::Pairs};
+    for (ScaleLayout from : layouts)
+      for (ScaleLayout to : layouts) {
+        QuantizeOptions o = pytorchRU();
+        o.axis = axis;
+        o.layout = from;
+        Quantized a = quantize(x, {m, k}, o);
+        o.layout = to;
+        Quantized b = quantize(x, {m, k}, o);
+        Shape shape;
+        EXPECT_EQ(convertScaleLayout(a.scales, {m, k}, axis, 32, from, to,
+                                     shape),
+                  b.scales)
+            << int(from) << " -> " << int(to) << " axis " << axis;
+        EXPECT_EQ(shape, b.scalesShape);
+      }
+  }
+}

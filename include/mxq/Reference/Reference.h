@@ -97,6 +97,14 @@ std::vector<float> dequantize(const std::vector<uint8_t> &codes,
                               int64_t blockSize, ScaleLayout layout,
                               ElementFormat format);
 
+/// mxq.convert_scale_layout: the scales of codes of `codesShape` moved from
+/// layout `from` to layout `to` (padding 0x00). Returns the new bytes and
+/// sets `resultShape`.
+std::vector<uint8_t> convertScaleLayout(const std::vector<uint8_t> &scales,
+                                        const Shape &codesShape, int64_t axis,
+                                        int64_t blockSize, ScaleLayout from,
+                                        ScaleLayout to, Shape &resultShape);
+
 struct DualQuantized {
   Quantized rows;    ///< codes [B..., M, K], swizzled scales.
   Quantized columns; ///< codes [B..., K, M], swizzled scales.

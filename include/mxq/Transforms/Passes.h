@@ -21,6 +21,9 @@ llvm::LogicalResult tileMXQOp(mlir::RewriterBase &rewriter,
                               mlir::TilingInterface op,
                               llvm::ArrayRef<int64_t> tileSizes, bool forall);
 
+/// Patterns of mxq-materialize-scale-layout.
+void populateMaterializeScaleLayoutPatterns(mlir::RewritePatternSet &patterns);
+
 #define GEN_PASS_REGISTRATION
 #include "mxq/Transforms/Passes.h.inc"
 

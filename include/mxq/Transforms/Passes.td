@@ -30,4 +30,18 @@ def MXQTile : Pass<"mxq-tile", "::mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def MXQMaterializeScaleLayout
+    : Pass<"mxq-materialize-scale-layout", "::mlir::func::FuncOp"> {
+  let summary = "Make scale layouts explicit as mxq.convert_scale_layout";
+  let description = [{
+    Rewrites `mxq.quantize` with a `swizzle_32_4_4` or `pairs` layout into a
+    `linear` quantize followed by `mxq.convert_scale_layout`, and
+    `mxq.dequantize` with such a layout into the conversion back to `linear`
+    followed by a `linear` dequantize. Targets then lower the numerics on the
+    linear block grid and the layout as explicit indexing and stores (the
+    lowering of `convert_scale_layout`), separately. The patterns are
+    available as `mxq::populateMaterializeScaleLayoutPatterns`.
+  }];
+}
+
 #endif // MXQ_TRANSFORMS_PASSES_TD

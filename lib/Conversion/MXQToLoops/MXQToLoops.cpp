@@ -506,6 +506,49 @@ struct DequantizeLowering : OpRewritePattern<dialect::DequantizeOp> {
   }
 };
 
+/// convert_scale_layout: one byte per block, from its place in one layout to
+/// its place in the other (the layout offsets of scaleIndex).
+struct ConvertScaleLayoutLowering
+    : OpRewritePattern<dialect::ConvertScaleLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(dialect::ConvertScaleLayoutOp op,
+                                PatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value codes = op.getCodes(), scales = op.getScales();
+    int64_t axis = op.getAxis(), block = op.getBlockSize();
+    Type scaleElt = op.getResult().getType().getElementType();
+    ReifiedRankedShapedTypeDims dims;
+    if (failed(resultSizes(op, rw, dims)))
+      return failure();
+    Value pad = toSmallFloat(
+        rw, loc, num::i32Const(rw, loc, rw.getI32Type(), ::mxq::kScalePad),
+        scaleElt);
+    Value result = linalg::FillOp::create(
+                       rw, loc, ValueRange{pad},
+                       ValueRange{tensor::EmptyOp::create(rw, loc, dims[0],
+                                                          scaleElt)})
+                       .getResult(0);
+    SmallVector<Value> lbs, ubs, steps;
+    blockLoopBounds(rw, loc, codes, axis, block, lbs, ubs, steps);
+    Value numBlocks = ubs[axis];
+    scf::LoopNest nest = scf::buildLoopNest(
+        rw, loc, lbs, ubs, steps, ValueRange{result},
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange iters) -> scf::ValueVector {
+          Value blk = ivs[axis];
+          Value byte = tensor::ExtractOp::create(
+              b, l, scales,
+              scaleIndex(b, l, ivs, axis, blk, numBlocks, op.getFrom()));
+          return {tensor::InsertOp::create(
+              b, l, byte, iters[0],
+              scaleIndex(b, l, ivs, axis, blk, numBlocks, op.getTo()))};
+        });
+    rw.replaceOp(op, nest.results);
+    return success();
+  }
+};
+
 /// dual_quantize with byte-sized codes, reading the input once: each 32 x 32
 /// tile is one 2-D vector; its rows are the row-wise blocks, its columns the
 /// column-wise blocks (reduced across the other dimension, so no transpose of
@@ -999,7 +1042,8 @@ struct ConvertMXQToLoops
 } // namespace
 
 void ::mxq::populateMXQToLoopsPatterns(RewritePatternSet &patterns) {
-  patterns.add<QuantizeLowering, DequantizeLowering, DualQuantizeTiled,
+  patterns.add<QuantizeLowering, DequantizeLowering, ConvertScaleLayoutLowering,
+               DualQuantizeTiled,
                DualQuantizeLowering, TwoLevelQuantizeLowering, FakeQuantLowering,
                FakeQuantGradLowering>(
       patterns.getContext());

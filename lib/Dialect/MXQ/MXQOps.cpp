@@ -244,6 +244,33 @@ DequantizeOp::reifyResultShapes(OpBuilder &b,
 }
 
 //===----------------------------------------------------------------------===//
+// ConvertScaleLayoutOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvertScaleLayoutOp::verify() {
+  auto codesType = getCodes().getType();
+  int64_t axis = getAxis();
+  if (failed(verifyAxis(*this, axis, codesType.getRank(), "codes")) ||
+      failed(verifyBlockSize(*this, getBlockSize())) ||
+      failed(verifyScaleShape(*this, codesType.getShape(), axis,
+                              getBlockSize(), getFrom(),
+                              getScales().getType(), "the scales", "C3",
+                              "C5")))
+    return failure();
+  return verifyScaleShape(*this, codesType.getShape(), axis, getBlockSize(),
+                          getTo(), getResult().getType(), "the result", "C4",
+                          "C5");
+}
+
+LogicalResult
+ConvertScaleLayoutOp::reifyResultShapes(OpBuilder &b,
+                                        ReifiedRankedShapedTypeDims &shapes) {
+  shapes.push_back(reifyScaleSizes(b, getLoc(), getCodes(), getAxis(),
+                                   getBlockSize(), getTo()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // DualQuantizeOp
 //===----------------------------------------------------------------------===//
 

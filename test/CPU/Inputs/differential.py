@@ -9,7 +9,8 @@ zp (small f32), codes (random code bytes), fp4 (random packed FP4 bytes),
 scales (random E8M0 bytes).
 Shapes (M, K) default to a set of aligned and ragged ones; MXQ_SHAPES
 overrides them ("M,K;M,K"). MXQ_RUN_FLAGS adds flags to the compiled runs
-(e.g. "--tile-sizes=2,1")."""
+(e.g. "--tile-sizes=2,1"); MXQ_COMPILE_FILE compiles another file (a
+transformed FILE.mlir) while the reference runs FILE.mlir."""
 import os
 import zlib
 import subprocess
@@ -114,7 +115,10 @@ def main():
             outs = {}
             for mode in ("compiled", "reference"):
                 out = os.path.join(d, mode)
-                cmd = [mxq_run, mlir, "--entry", entry, "--output-dir", out] + \
+                source = mlir
+                if mode == "compiled" and os.environ.get("MXQ_COMPILE_FILE"):
+                    source = os.environ["MXQ_COMPILE_FILE"]
+                cmd = [mxq_run, source, "--entry", entry, "--output-dir", out] + \
                     cmd_inputs + (["--reference"] if mode == "reference"
                                   else os.environ.get("MXQ_RUN_FLAGS", "").split())
                 p = subprocess.run(cmd, capture_output=True, text=True)

@@ -418,3 +418,47 @@ func.func @fake_quant_grad_per_tensor(%g: tensor<4x8xf32>, %s: tensor<3xf32>) {
   %y = mxq.fake_quant_grad %g, %g, %s quant_min = -448.0 quant_max = 448.0 : tensor<4x8xf32>, tensor<3xf32>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// convert_scale_layout
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @convert_axis(%s: tensor<4x2xf8E8M0FNU>, %q: tensor<4x64xf8E4M3FN>) {
+  // expected-error @+1 {{expects 0 <= axis < 2 for the 2-d codes, but axis is 2 (C1)}}
+  %r = mxq.convert_scale_layout %s, %q axis = 2 from = linear to = pairs : tensor<4x2xf8E8M0FNU>, tensor<4x64xf8E4M3FN> -> tensor<4x1x2xf8E8M0FNU>
+  return
+}
+
+// -----
+
+func.func @convert_block(%s: tensor<4x2xf8E8M0FNU>, %q: tensor<4x64xf8E4M3FN>) {
+  // expected-error @+1 {{expects block_size to be a positive multiple of 32 no larger than 1024, but it is 16 (C2)}}
+  %r = mxq.convert_scale_layout %s, %q axis = 1 block = 16 from = linear to = pairs : tensor<4x2xf8E8M0FNU>, tensor<4x64xf8E4M3FN> -> tensor<4x1x2xf8E8M0FNU>
+  return
+}
+
+// -----
+
+func.func @convert_source_shape(%s: tensor<4x3xf8E8M0FNU>, %q: tensor<4x64xf8E4M3FN>) {
+  // expected-error @+1 {{expects the scales of shape [4, 2] (scale layout linear, axis 1, block 32), but found [4, 3] (C3)}}
+  %r = mxq.convert_scale_layout %s, %q axis = 1 from = linear to = pairs : tensor<4x3xf8E8M0FNU>, tensor<4x64xf8E4M3FN> -> tensor<4x1x2xf8E8M0FNU>
+  return
+}
+
+// -----
+
+func.func @convert_result_shape(%s: tensor<4x2xf8E8M0FNU>, %q: tensor<4x64xf8E4M3FN>) {
+  // expected-error @+1 {{expects the result of shape [4, 1, 2] (scale layout pairs, axis 1, block 32), but found [4, 2, 2] (C4)}}
+  %r = mxq.convert_scale_layout %s, %q axis = 1 from = linear to = pairs : tensor<4x2xf8E8M0FNU>, tensor<4x64xf8E4M3FN> -> tensor<4x2x2xf8E8M0FNU>
+  return
+}
+
+// -----
+
+func.func @convert_swizzle_rank(%s: tensor<2xf8E8M0FNU>, %q: tensor<64xf8E4M3FN>) {
+  // expected-error @+1 {{needs an input of rank 2 or more quantized along one of them; the input has rank 1 and axis is 0 (C5)}}
+  %r = mxq.convert_scale_layout %s, %q axis = 0 from = linear to = swizzle_32_4_4 : tensor<2xf8E8M0FNU>, tensor<64xf8E4M3FN> -> tensor<512xf8E8M0FNU>
+  return
+}

@@ -76,3 +76,15 @@ func.func @fake_quant(%x: tensor<?x?xf32>, %s: tensor<1xf32>, %z: tensor<1xf32>,
       : tensor<?x?xf32>, tensor<1xf32>
   return %y, %c, %gx : tensor<?x?xf32>, tensor<8x?xf16>, tensor<?x?xf32>
 }
+
+// CHECK-LABEL: func @convert_scale_layout
+// CHECK: mxq.convert_scale_layout %{{.*}}, %{{.*}} axis = 1 from = linear to = swizzle_32_4_4 : tensor<129x5xf8E8M0FNU>, tensor<129x160xf8E4M3FN> -> tensor<2048xf8E8M0FNU>
+// CHECK: mxq.convert_scale_layout %{{.*}}, %{{.*}} axis = 0 block = 64 from = pairs to = linear : tensor<?x?x2xf8E8M0FNU>, tensor<?x?xf4E2M1FN> -> tensor<?x?xf8E8M0FNU>
+func.func @convert_scale_layout(%s: tensor<129x5xf8E8M0FNU>, %q: tensor<129x160xf8E4M3FN>,
+                                %p: tensor<?x?x2xf8E8M0FNU>, %c: tensor<?x?xf4E2M1FN>) -> (tensor<2048xf8E8M0FNU>, tensor<?x?xf8E8M0FNU>) {
+  %a = mxq.convert_scale_layout %s, %q axis = 1 from = linear to = swizzle_32_4_4
+      : tensor<129x5xf8E8M0FNU>, tensor<129x160xf8E4M3FN> -> tensor<2048xf8E8M0FNU>
+  %b = mxq.convert_scale_layout %p, %c axis = 0 block = 64 from = pairs to = linear
+      : tensor<?x?x2xf8E8M0FNU>, tensor<?x?xf4E2M1FN> -> tensor<?x?xf8E8M0FNU>
+  return %a, %b : tensor<2048xf8E8M0FNU>, tensor<?x?xf8E8M0FNU>
+}

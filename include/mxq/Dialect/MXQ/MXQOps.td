@@ -154,6 +154,51 @@ def MXQ_DequantizeOp : MXQ_Op<"dequantize"> {
 }
 
 //===----------------------------------------------------------------------===//
+// convert_scale_layout
+//===----------------------------------------------------------------------===//
+
+def MXQ_ConvertScaleLayoutOp : Op<MXQ_Dialect, "convert_scale_layout", [
+    Pure, DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
+                                    ["reifyResultShapes"]>]> {
+  let summary = "move the block scales of codes from one layout to another";
+  let description = [{
+    Re-lays out the E8M0 scales of `codes` (quantized along `axis` in blocks
+    of `block_size`): every block's byte moves from its place in layout
+    `from` to its place in layout `to`; padding bytes of `to` are 0x00. Only
+    the shape of `codes` is read. Users re-swizzle scales produced elsewhere
+    with it, and `mxq-materialize-scale-layout` splits a quantize with a
+    non-linear layout into a linear quantize and this op.
+
+    Constraints:
+    (C1) `0 <= axis < rank(codes)`.
+    (C2) `block_size` is a positive multiple of 32, at most 1024.
+    (C3) `scales` has the shape that `from` gives for `codes`.
+    (C4) `result` has the shape that `to` gives for `codes`.
+    (C5) `swizzle_32_4_4` needs rank >= 2 and `axis` one of the last two axes.
+
+    ```mlir
+    %sw = mxq.convert_scale_layout %s, %q axis = 1 from = linear to = swizzle_32_4_4
+        : tensor<?x?xf8E8M0FNU>, tensor<?x?xf8E4M3FN> -> tensor<?xf8E8M0FNU>
+    ```
+  }];
+  let arguments = (ins
+    MXQ_ScaleTensor:$scales,
+    MXQ_CodeTensor:$codes,
+    I64Attr:$axis,
+    DefaultValuedAttr<I64Attr, "32">:$block_size,
+    MXQ_ScaleLayoutAttr:$from,
+    MXQ_ScaleLayoutAttr:$to
+  );
+  let results = (outs MXQ_ScaleTensor:$result);
+  let assemblyFormat = [{
+    $scales `,` $codes `axis` `=` $axis (`block` `=` $block_size^)?
+    `from` `=` `` $from `to` `=` `` $to
+    attr-dict `:` type($scales) `,` type($codes) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // dual_quantize
 //===----------------------------------------------------------------------===//
 
