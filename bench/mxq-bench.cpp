@@ -33,6 +33,9 @@ namespace cl = llvm::cl;
 
 static cl::opt<int64_t> size("size", cl::desc("rows and columns"),
                              cl::init(8192));
+static cl::list<int64_t> tileSizes(
+    "tile-sizes", cl::CommaSeparated,
+    cl::desc("tile with mxq-tile first (iteration-domain units)"));
 static cl::opt<int> repeat("repeat", cl::desc("runs; the best is reported"),
                            cl::init(5));
 
@@ -99,7 +102,13 @@ int main(int argc, char **argv) {
   for (float &v : values)
     v = normal(rng);
   llvm::outs() << "mxq CPU benchmark: " << n << " x " << n
-               << " input, one thread, best of " << repeat << " runs\n";
+               << " input, one thread, best of " << repeat << " runs";
+  if (!tileSizes.empty()) {
+    llvm::outs() << ", tiled";
+    for (int64_t t : tileSizes)
+      llvm::outs() << " " << t;
+  }
+  llvm::outs() << "\n";
   llvm::outs() << llvm::format("%-30s %10s %10s %12s %8s\n", "kernel",
                                "ms", "Gelem/s", "copy Gelem/s", "ratio");
   for (const Case &c : kCases) {
@@ -131,7 +140,8 @@ int main(int argc, char **argv) {
                                    .getInput(0))
             .getElementType();
     std::string error;
-    auto exe = mxq::CPUExecutable::compile(*module, "f", error);
+    SmallVector<int64_t> sizes(tileSizes.begin(), tileSizes.end());
+    auto exe = mxq::CPUExecutable::compile(*module, "f", error, sizes);
     auto t1 = Clock::now();
     if (!exe) {
       llvm::errs() << error << "\n";

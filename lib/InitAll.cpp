@@ -78,19 +78,24 @@ void ::mxq::registerDialects(DialectRegistry &registry) {
 }
 
 std::string(::mxq::cpuPipeline)(llvm::ArrayRef<int64_t> tileSizes) {
+  std::string pipeline = cpuPipeline();
   if (tileSizes.empty())
-    return cpuPipeline();
+    return pipeline;
   std::string sizes;
   for (int64_t s : tileSizes)
     sizes += (sizes.empty() ? "" : ",") + std::to_string(s);
-  return "func.func(mxq-tile{tile-sizes=" + sizes + "})," + cpuPipeline();
+  std::string tile = "func.func(mxq-tile)";
+  return "func.func(mxq-tile{tile-sizes=" + sizes + "})" +
+         pipeline.substr(tile.size());
 }
 
 const char *::mxq::cpuPipeline() {
-  return "convert-mxq-to-loops,canonicalize,cse,eliminate-empty-tensors,"
+  return "func.func(mxq-tile),convert-mxq-to-loops,canonicalize,cse,"
+         "eliminate-empty-tensors,"
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
-         "func.func(convert-linalg-to-loops),scf-forall-to-for,"
+         "canonicalize,cse,canonicalize,"
+         "func.func(convert-linalg-to-loops),scf-forall-to-for,fold-memref-alias-ops,"
          "func.func(lower-vector-multi-reduction),"
          "convert-vector-to-scf{full-unroll=true},lower-affine,convert-scf-to-cf,"
          "expand-strided-metadata,lower-affine,canonicalize,cse,"
@@ -127,18 +132,13 @@ void ::mxq::registerPasses() {
   transform::registerInterpreterPass();
   PassPipelineRegistration<>(
       "mxq-cpu-pipeline",
-      "Lower mxq ops to LLVM for the host CPU (expands into: "
-      "convert-mxq-to-loops, one-shot-bufferize, ..., to LLVM)",
+      "Lower mxq ops to LLVM for the host CPU: mxq-tile, "
+      "convert-mxq-to-loops, eliminate-empty-tensors, one-shot-bufferize, "
+      "scf-forall-to-for, fold-memref-alias-ops, vector/memref/arith/math/"
+      "func/cf/ub to LLVM (see mxq::cpuPipeline)",
       [](OpPassManager &pm) {
         if (failed(buildCPUPipeline(pm)))
           llvm::report_fatal_error("mxq: the CPU pipeline does not parse");
       });
-  PassPipelineRegistration<>(
-      "mxq-cpu-tiled-pipeline",
-      "mxq-tile (default sizes) followed by mxq-cpu-pipeline",
-      [](OpPassManager &pm) {
-        if (failed(parsePassPipeline(
-                std::string("func.func(mxq-tile),") + cpuPipeline(), pm)))
-          llvm::report_fatal_error("mxq: the CPU pipeline does not parse");
-      });
+
 }

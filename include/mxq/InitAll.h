@@ -19,11 +19,11 @@ void registerPasses();
 /// The CPU pipeline as a textual pass list (what `mxq-cpu-pipeline` runs):
 /// mxq ops to loops and exact integer numerics, bufferization, LLVM.
 const char *cpuPipeline();
-/// The CPU pipeline preceded by mxq-tile with `tileSizes` (none: untiled).
+/// The CPU pipeline with mxq-tile given `tileSizes` (none: the defaults).
 std::string cpuPipeline(llvm::ArrayRef<int64_t> tileSizes);
 
-/// Adds the CPU pipeline to `pm` (anchored on builtin.module), tiling the mxq
-/// ops first when `tileSizes` is not empty.
+/// Adds the CPU pipeline to `pm` (anchored on builtin.module); `tileSizes`
+/// replaces the default tile sizes of its mxq-tile.
 llvm::LogicalResult buildCPUPipeline(mlir::OpPassManager &pm,
                                      llvm::ArrayRef<int64_t> tileSizes = {});
 
