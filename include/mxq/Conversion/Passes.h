@@ -16,6 +16,10 @@ namespace mxq {
 #define GEN_PASS_DECL
 #include "mxq/Conversion/Passes.h.inc"
 
+/// The attribute convert-mxq-to-loops puts on the scf.for loops over blocks:
+/// their iterations write disjoint codes and scales.
+constexpr const char *kParallelLoopAttr = "mxq.parallel";
+
 /// Patterns that expand every mxq op into loops, vectors and exact integer
 /// numerics on tensors (the body of convert-mxq-to-loops).
 void populateMXQToLoopsPatterns(mlir::RewritePatternSet &patterns);

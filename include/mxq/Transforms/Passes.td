@@ -44,4 +44,18 @@ def MXQMaterializeScaleLayout
   }];
 }
 
+def MXQParallelizeLoops
+    : Pass<"mxq-parallelize-loops", "::mlir::func::FuncOp"> {
+  let summary = "Turn the block loops of convert-mxq-to-loops into scf.parallel";
+  let description = [{
+    After bufferization, rewrites each perfect nest of `scf.for` loops that
+    `convert-mxq-to-loops` marked `mxq.parallel` (their iterations write
+    disjoint codes and scales) and that carries no values into one
+    `scf.parallel`, which upstream passes tile and map to GPU blocks and
+    threads (`scf-parallel-loop-tiling`, `gpu-map-parallel-loops`,
+    `convert-parallel-loops-to-gpu`).
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 #endif // MXQ_TRANSFORMS_PASSES_TD

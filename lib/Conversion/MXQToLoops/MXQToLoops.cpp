@@ -145,6 +145,15 @@ SmallVector<Value> scaleIndex(OpBuilder &b, Location loc, ValueRange ivs,
   llvm_unreachable("unknown layout");
 }
 
+/// Marks the loops of a block nest as free of dependences between
+/// iterations (each writes its own codes and scale bytes), so that a target
+/// can run them in parallel (mxq-parallelize-loops).
+void markParallel(scf::LoopNest &nest) {
+  for (scf::ForOp loop : nest.loops)
+    loop->setAttr(::mxq::kParallelLoopAttr,
+                  UnitAttr::get(loop.getContext()));
+}
+
 /// Loop bounds over the data of `source` with `axis` split into blocks.
 void blockLoopBounds(OpBuilder &b, Location loc, Value source, int64_t axis,
                      int64_t block, SmallVector<Value> &lbs,
@@ -446,6 +455,7 @@ struct QuantizeLowering : OpRewritePattern<dialect::QuantizeOp> {
               });
           return SmallVector<Value>(ifOp.getResults());
         });
+    markParallel(nest);
     rw.replaceOp(op, nest.results);
     return success();
   }
@@ -501,6 +511,7 @@ struct DequantizeLowering : OpRewritePattern<dialect::DequantizeOp> {
                               .getResult();
           return {written};
         });
+    markParallel(nest);
     rw.replaceOp(op, nest.results);
     return success();
   }
@@ -544,6 +555,7 @@ struct ConvertScaleLayoutLowering
               b, l, byte, iters[0],
               scaleIndex(b, l, ivs, axis, blk, numBlocks, op.getTo()))};
         });
+    markParallel(nest);
     rw.replaceOp(op, nest.results);
     return success();
   }
@@ -695,6 +707,7 @@ struct DualQuantizeTiled : OpRewritePattern<dialect::DualQuantizeOp> {
                                  ti, colBlocks);
           return {c0, s0, c1, s1};
         });
+    markParallel(nest);
     SmallVector<Value> results(nest.results);
     for (auto [i, v] : llvm::enumerate(results))
       if (v.getType() != op->getResult(i).getType())
@@ -845,6 +858,7 @@ struct TwoLevelQuantizeLowering
           Value t = tensor::InsertOp::create(b, l, l0, iters[0], ivs);
           return {t};
         });
+    markParallel(nest0);
     level0 = nest0.results[0];
 
     // Level 1.
@@ -912,6 +926,7 @@ struct TwoLevelQuantizeLowering
               b, l, toSmallFloat(b, l, byte, scaleElt), iters[1], sIdx);
           return {newCodes, newScales};
         });
+    markParallel(nest1);
     rw.replaceOp(op, {nest1.results[0], level0, nest1.results[1]});
     return success();
   }
