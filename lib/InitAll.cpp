@@ -7,6 +7,7 @@
 #include "mxq/InitAll.h"
 #include "mxq/Conversion/Passes.h"
 #include "mxq/Dialect/MXQ/MXQ.h"
+#include "mxq/Target/NVGPU.h"
 #include "mxq/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -135,6 +136,59 @@ const char *::mxq::cpuPipeline() {
          "convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts";
 }
 
+namespace {
+struct GPUPipelineOptions : PassPipelineOptions<GPUPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("the NVIDIA chip (sm_90, sm_100a)"),
+                           llvm::cl::init("sm_90")};
+  Option<int> ptx{*this, "ptx",
+                  llvm::cl::desc("PTX ISA version times ten (0: the chip's "
+                                 "minimum)"),
+                  llvm::cl::init(0)};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("isa (PTX, no toolkit needed), bin or fatbin"),
+      llvm::cl::init("isa")};
+  Option<std::string> toolkit{
+      *this, "toolkit", llvm::cl::desc("CUDA toolkit for bin/fatbin"),
+      llvm::cl::init("/usr/local/cuda")};
+};
+} // namespace
+
+std::string(::mxq::gpuPipeline)(const std::string &chip, int ptx,
+                                const std::string &format,
+                                const std::string &toolkit) {
+  std::string error;
+  int version = ptx;
+  if (version == 0)
+    if (auto probe = NVGPUTarget::parse(chip, 1000, error))
+      version = NVGPUTarget::minimumPTX(probe->sm, probe->suffix);
+  std::string features = "+ptx" + std::to_string(version);
+  return "mxq-check-nvgpu-target{chip=" + chip +
+         " ptx=" + std::to_string(version) +
+         "},func.func(mxq-tile{tile-sizes=0}),convert-mxq-to-loops,"
+         "canonicalize,cse,eliminate-empty-tensors,"
+         "one-shot-bufferize{bufferize-function-boundaries "
+         "function-boundary-type-conversion=identity-layout-map},"
+         "canonicalize,cse,canonicalize,"
+         "func.func(convert-linalg-to-parallel-loops),canonicalize,"
+         "func.func(mxq-parallelize-loops),"
+         "func.func(scf-parallel-loop-tiling{parallel-loop-tile-sizes=1,128 "
+         "no-min-max-bounds=true}),"
+         "func.func(gpu-map-parallel-loops),convert-parallel-loops-to-gpu,"
+         "canonicalize,func.func(lower-vector-multi-reduction),"
+         "convert-vector-to-scf{full-unroll=true},lower-affine,"
+         "gpu-launch-sink-index-computations,gpu-kernel-outlining,"
+         "convert-scf-to-cf,expand-strided-metadata,"
+         "lower-affine,canonicalize,"
+         "nvvm-attach-target{chip=" + chip + " features=" + features +
+         "},gpu.module(convert-vector-to-llvm{vector-transpose-lowering="
+         "shuffle1d},convert-gpu-to-nvvm,canonicalize,cse,"
+         "reconcile-unrealized-casts),"
+         "gpu-to-llvm,reconcile-unrealized-casts,"
+         "gpu-module-to-binary{format=" + format + " toolkit=" + toolkit + "}";
+}
+
 llvm::LogicalResult(::mxq::buildCPUPipeline)(OpPassManager &pm,
                                              llvm::ArrayRef<int64_t> tileSizes) {
   // The textual pipeline names registered passes.
@@ -161,6 +215,19 @@ void ::mxq::registerPasses() {
   transform::registerInterpreterPass();
   registerGPUPasses();
   gpu::registerGPUToNVVMPipeline();
+  PassPipelineRegistration<GPUPipelineOptions>(
+      "mxq-gpu-pipeline",
+      "Lower mxq ops to NVIDIA kernels and serialize them (PTX by default): "
+      "mxq-check-nvgpu-target, convert-mxq-to-loops, one-shot-bufferize, "
+      "mxq-parallelize-loops, scf-parallel-loop-tiling, gpu-map-parallel-loops, "
+      "convert-parallel-loops-to-gpu, gpu-kernel-outlining, nvvm-attach-target, "
+      "convert-gpu-to-nvvm, gpu-to-llvm, gpu-module-to-binary (see "
+      "mxq::gpuPipeline)",
+      [](OpPassManager &pm, const GPUPipelineOptions &o) {
+        if (failed(parsePassPipeline(
+                gpuPipeline(o.chip, o.ptx, o.format, o.toolkit), pm)))
+          llvm::report_fatal_error("mxq: the GPU pipeline does not parse");
+      });
   PassPipelineRegistration<>(
       "mxq-cpu-pipeline",
       "Lower mxq ops to LLVM for the host CPU: mxq-tile, "

@@ -22,6 +22,12 @@ const char *cpuPipeline();
 /// The CPU pipeline with mxq-tile given `tileSizes` (none: the defaults).
 std::string cpuPipeline(llvm::ArrayRef<int64_t> tileSizes);
 
+/// The NVIDIA pipeline as a textual pass list (what `mxq-gpu-pipeline` runs)
+/// for `chip` and PTX version `ptx` (times ten; 0: the chip's minimum),
+/// serializing to `format` (isa: PTX text; bin/fatbin need `toolkit`).
+std::string gpuPipeline(const std::string &chip, int ptx,
+                        const std::string &format, const std::string &toolkit);
+
 /// Adds the CPU pipeline to `pm` (anchored on builtin.module); `tileSizes`
 /// replaces the default tile sizes of its mxq-tile.
 llvm::LogicalResult buildCPUPipeline(mlir::OpPassManager &pm,

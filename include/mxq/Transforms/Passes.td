@@ -58,4 +58,20 @@ def MXQParallelizeLoops
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def MXQCheckNVGPUTarget : Pass<"mxq-check-nvgpu-target", "::mlir::ModuleOp"> {
+  let summary = "Reject an NVIDIA chip or PTX version that cannot express the request";
+  let description = [{
+    The first pass of `mxq-gpu-pipeline`: asks the target description
+    (`mxq/Target/NVGPU.h`) whether `chip` exists and accepts PTX `ptx`, and
+    fails with a diagnostic that says why not, before any lowering could
+    reach LLVM with an impossible target.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "the NVIDIA chip (sm_90, sm_100a, ...)">,
+    Option<"ptx", "ptx", "int", /*default=*/"0",
+           "PTX ISA version times ten (0: the chip's minimum)">,
+  ];
+}
+
 #endif // MXQ_TRANSFORMS_PASSES_TD

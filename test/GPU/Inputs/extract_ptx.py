@@ -1,0 +1,31 @@
+"""Writes the PTX that gpu-module-to-binary{format=isa} embedded in an MLIR
+file (argv[1]) to argv[2] (the first module; further ones to argv[2].N)."""
+import re
+import sys
+
+text = open(sys.argv[1]).read()
+objects = re.findall(r'assembly = "((?:[^"\\]|\\.)*)"', text)
+if not objects:
+    sys.exit("no #gpu.object with PTX assembly found in " + sys.argv[1])
+
+
+def unescape(s):
+    out, i = [], 0
+    while i < len(s):
+        if s[i] == "\\" and i + 2 < len(s) + 1 and re.match(r"[0-9A-Fa-f]{2}", s[i + 1:i + 3]):
+            out.append(chr(int(s[i + 1:i + 3], 16)))
+            i += 3
+        elif s[i] == "\\":
+            out.append(s[i + 1])
+            i += 2
+        else:
+            out.append(s[i])
+            i += 1
+    return "".join(out)
+
+
+for i, obj in enumerate(objects):
+    path = sys.argv[2] if i == 0 else f"{sys.argv[2]}.{i}"
+    with open(path, "w") as f:
+        f.write(unescape(obj))
+print(len(objects), "PTX module(s)")
