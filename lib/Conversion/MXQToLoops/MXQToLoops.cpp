@@ -940,29 +940,49 @@ AffineMap paramMap(MLIRContext *ctx, int64_t rank, std::optional<int64_t> axis) 
   return AffineMap::get(rank, 0, getAffineConstantExpr(0, ctx));
 }
 
+/// Replaces the element-wise `op` (one result shaped like its `data`
+/// operands) by a linalg.generic over `data` then `params` (per tensor or
+/// per channel along `axis`) whose scalar body is `body`.
+LogicalResult
+replaceByElementwise(Operation *op, PatternRewriter &rw, ValueRange data,
+                     ValueRange params, std::optional<int64_t> axis,
+                     function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  Location loc = op->getLoc();
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t rank = type.getRank();
+  ReifiedRankedShapedTypeDims dims;
+  if (failed(resultSizes(op, rw, dims)))
+    return failure();
+  Value init = tensor::EmptyOp::create(rw, loc, dims[0], type.getElementType());
+  AffineMap id = rw.getMultiDimIdentityMap(rank);
+  AffineMap p = paramMap(rw.getContext(), rank, axis);
+  SmallVector<AffineMap> maps(data.size(), id);
+  maps.append(params.size(), p);
+  maps.push_back(id);
+  SmallVector<Value> inputs(data.begin(), data.end());
+  inputs.append(params.begin(), params.end());
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      rw, loc, TypeRange{type}, inputs, ValueRange{init}, maps, iters,
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        linalg::YieldOp::create(b, l, body(b, l, args));
+      });
+  rw.replaceOp(op, generic.getResults());
+  return success();
+}
+
 struct FakeQuantLowering : OpRewritePattern<dialect::FakeQuantOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(dialect::FakeQuantOp op,
                                 PatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    auto type = op.getInput().getType();
-    int64_t rank = type.getRank();
-    ReifiedRankedShapedTypeDims dims;
-    if (failed(resultSizes(op, rw, dims)))
-      return failure();
-    Value init = tensor::EmptyOp::create(rw, loc, dims[0], type.getElementType());
-    AffineMap id = rw.getMultiDimIdentityMap(rank);
-    AffineMap p = paramMap(rw.getContext(), rank, op.getAxis());
+    Type elt = op.getInput().getType().getElementType();
     ::mxq::ElementFormat format = *dialect::getElementFormat(op.getFormat());
     float qmin = op.getQuantMin().convertToFloat();
     float qmax = op.getQuantMax().convertToFloat();
-    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        rw, loc, TypeRange{type},
-        ValueRange{op.getInput(), op.getStepSize(), op.getZeroPoint()},
-        ValueRange{init}, ArrayRef<AffineMap>{id, p, p, id}, iters,
-        [&](OpBuilder &b, Location l, ValueRange args) {
+    return replaceByElementwise(
+        op, rw, {op.getInput()}, {op.getStepSize(), op.getZeroPoint()},
+        op.getAxis(), [&](OpBuilder &b, Location l, ValueRange args) {
           // ref: fakeQuant.
           Value x = toF32(b, l, args[0]), s = args[1], z = args[2];
           Value t = arith::AddFOp::create(
@@ -984,12 +1004,8 @@ struct FakeQuantLowering : OpRewritePattern<dialect::FakeQuantOp> {
               format);
           Value y = arith::MulFOp::create(
               b, l, arith::SubFOp::create(b, l, q, z), s);
-          y = num::canonicalizeNaN(b, l, y);
-          linalg::YieldOp::create(b, l,
-                                  fromF32(b, l, y, type.getElementType()));
+          return fromF32(b, l, num::canonicalizeNaN(b, l, y), elt);
         });
-    rw.replaceOp(op, generic.getResults());
-    return success();
   }
 };
 
@@ -998,23 +1014,12 @@ struct FakeQuantGradLowering : OpRewritePattern<dialect::FakeQuantGradOp> {
 
   LogicalResult matchAndRewrite(dialect::FakeQuantGradOp op,
                                 PatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    auto type = op.getInput().getType();
-    int64_t rank = type.getRank();
-    ReifiedRankedShapedTypeDims dims;
-    if (failed(resultSizes(op, rw, dims)))
-      return failure();
-    Value init = tensor::EmptyOp::create(rw, loc, dims[0], type.getElementType());
-    AffineMap id = rw.getMultiDimIdentityMap(rank);
-    AffineMap p = paramMap(rw.getContext(), rank, op.getAxis());
+    Type elt = op.getInput().getType().getElementType();
     float qmin = op.getQuantMin().convertToFloat();
     float qmax = op.getQuantMax().convertToFloat();
-    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        rw, loc, TypeRange{type},
-        ValueRange{op.getGrad(), op.getInput(), op.getStepSize()},
-        ValueRange{init}, ArrayRef<AffineMap>{id, id, p, id}, iters,
-        [&](OpBuilder &b, Location l, ValueRange args) {
+    return replaceByElementwise(
+        op, rw, {op.getGrad(), op.getInput()}, {op.getStepSize()},
+        op.getAxis(), [&](OpBuilder &b, Location l, ValueRange args) {
           // ref: fakeQuantGrad.
           Value g = args[0], x = toF32(b, l, args[1]), s = args[2];
           Value lo = arith::MulFOp::create(
@@ -1025,13 +1030,10 @@ struct FakeQuantGradLowering : OpRewritePattern<dialect::FakeQuantGradOp> {
               b, l,
               arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, x, lo),
               arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLE, x, hi));
-          Value zero = arith::ConstantOp::create(
-              b, l, b.getFloatAttr(type.getElementType(), 0.0));
-          linalg::YieldOp::create(
-              b, l, arith::SelectOp::create(b, l, in, g, zero).getResult());
+          Value zero =
+              arith::ConstantOp::create(b, l, b.getFloatAttr(elt, 0.0));
+          return arith::SelectOp::create(b, l, in, g, zero).getResult();
         });
-    rw.replaceOp(op, generic.getResults());
-    return success();
   }
 };
 

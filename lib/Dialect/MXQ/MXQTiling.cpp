@@ -467,13 +467,43 @@ static Value paramTile(OpBuilder &b, Location loc, Value param,
   return slice(b, loc, param, {offsets[*axis]}, {sizes[*axis]});
 }
 
+/// The domain of an element-wise op: every element of `input`.
+static SmallVector<Range> elementDomain(OpBuilder &b, Location loc,
+                                        Value input) {
+  int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
+  return domainOf(b, loc, input, SmallVector<int64_t>(rank, 1));
+}
+
+/// The result tile of an element-wise op is the iteration tile.
+static LogicalResult sameTile(ArrayRef<OpFoldResult> offsets,
+                              ArrayRef<OpFoldResult> sizes,
+                              SmallVector<OpFoldResult> &resultOffsets,
+                              SmallVector<OpFoldResult> &resultSizes) {
+  resultOffsets.assign(offsets.begin(), offsets.end());
+  resultSizes.assign(sizes.begin(), sizes.end());
+  return success();
+}
+
+/// The slices a tiled op reads: `data` slices and the per-channel parameter
+/// slices (per-tensor parameters are used whole).
+static SmallVector<Operation *> sliceOps(ArrayRef<Value> data,
+                                         ArrayRef<Value> params) {
+  SmallVector<Operation *> ops;
+  for (Value v : data)
+    ops.push_back(v.getDefiningOp());
+  for (Value v : params)
+    if (Operation *def = v.getDefiningOp())
+      if (isa<tensor::ExtractSliceOp>(def))
+        ops.push_back(def);
+  return ops;
+}
+
 SmallVector<utils::IteratorType> FakeQuantOp::getLoopIteratorTypes() {
   return allParallel(getInput().getType().getRank());
 }
 
 SmallVector<Range> FakeQuantOp::getIterationDomain(OpBuilder &b) {
-  return domainOf(b, getLoc(), getInput(),
-                  SmallVector<int64_t>(getInput().getType().getRank(), 1));
+  return elementDomain(b, getLoc(), getInput());
 }
 
 FailureOr<TilingResult>
@@ -487,21 +517,14 @@ FakeQuantOp::getTiledImplementation(OpBuilder &b,
   auto tiled = FakeQuantOp::create(b, loc, in.getType(), in, step, zp,
                                    getFormatAttr(), getQuantMinAttr(),
                                    getQuantMaxAttr(), getAxisAttr());
-  SmallVector<Operation *> slices{in.getDefiningOp()};
-  for (Value v : {step, zp})
-    if (Operation *def = v.getDefiningOp())
-      if (isa<tensor::ExtractSliceOp>(def))
-        slices.push_back(def);
-  return TilingResult{{tiled}, {tiled.getResult()}, slices};
+  return TilingResult{{tiled}, {tiled.getResult()}, sliceOps({in}, {step, zp})};
 }
 
 LogicalResult FakeQuantOp::getResultTilePosition(
     OpBuilder &, unsigned, ArrayRef<OpFoldResult> offsets,
     ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
     SmallVector<OpFoldResult> &resultSizes) {
-  resultOffsets.assign(offsets.begin(), offsets.end());
-  resultSizes.assign(sizes.begin(), sizes.end());
-  return success();
+  return sameTile(offsets, sizes, resultOffsets, resultSizes);
 }
 
 SmallVector<utils::IteratorType> FakeQuantGradOp::getLoopIteratorTypes() {
@@ -509,8 +532,7 @@ SmallVector<utils::IteratorType> FakeQuantGradOp::getLoopIteratorTypes() {
 }
 
 SmallVector<Range> FakeQuantGradOp::getIterationDomain(OpBuilder &b) {
-  return domainOf(b, getLoc(), getInput(),
-                  SmallVector<int64_t>(getInput().getType().getRank(), 1));
+  return elementDomain(b, getLoc(), getInput());
 }
 
 FailureOr<TilingResult>
@@ -524,18 +546,13 @@ FakeQuantGradOp::getTiledImplementation(OpBuilder &b,
   auto tiled = FakeQuantGradOp::create(b, loc, in.getType(), grad, in, step,
                                        getQuantMinAttr(), getQuantMaxAttr(),
                                        getAxisAttr());
-  SmallVector<Operation *> slices{grad.getDefiningOp(), in.getDefiningOp()};
-  if (Operation *def = step.getDefiningOp())
-    if (isa<tensor::ExtractSliceOp>(def))
-      slices.push_back(def);
-  return TilingResult{{tiled}, {tiled.getResult()}, slices};
+  return TilingResult{
+      {tiled}, {tiled.getResult()}, sliceOps({grad, in}, {step})};
 }
 
 LogicalResult FakeQuantGradOp::getResultTilePosition(
     OpBuilder &, unsigned, ArrayRef<OpFoldResult> offsets,
     ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
     SmallVector<OpFoldResult> &resultSizes) {
-  resultOffsets.assign(offsets.begin(), offsets.end());
-  resultSizes.assign(sizes.begin(), sizes.end());
-  return success();
+  return sameTile(offsets, sizes, resultOffsets, resultSizes);
 }
