@@ -26,8 +26,6 @@ static std::string shapeStr(const std::vector<int64_t> &shape) {
   return shapeToString(shape);
 }
 
-static bool isSourceFloat(Type t) { return t.isF32() || t.isF16() || t.isBF16(); }
-
 static SourceType sourceType(Type t) {
   return t.isF16() ? SourceType::F16
                    : (t.isBF16() ? SourceType::BF16 : SourceType::F32);
