@@ -169,6 +169,10 @@ void blockLoopBounds(OpBuilder &b, Location loc, Value source, int64_t axis,
   }
 }
 
+/// Blocks of at most this many lanes store sub-byte codes with static lane
+/// indices.
+constexpr int64_t kUnrolledLanes = 64;
+
 /// Writes the code vector `codes` (i32) of one block at `at` along `axis`.
 /// Byte-sized codes are one masked vector store; narrower ones (FP6, FP4) are
 /// stored one by one, because LLVM packs vectors of i4/i6 in memory while
@@ -186,17 +190,32 @@ Value writeCodes(OpBuilder &b, Location loc, Value codes, Value dest,
                                            ArrayRef<bool>{inBounds})
         .getResult();
   }
+  int64_t lanes = cast<VectorType>(codes.getType()).getNumElements();
+  auto insertLane = [&](OpBuilder &nb, Location nloc, OpFoldResult lane,
+                        Value into) {
+    Value c = vector::ExtractOp::create(nb, nloc, codes, lane);
+    SmallVector<Value> pos(at.begin(), at.end());
+    Value laneValue = isa<Value>(lane)
+                          ? cast<Value>(lane)
+                          : indexConst(nb, nloc, *getConstantIntValue(lane));
+    pos[axis] = arith::AddIOp::create(nb, nloc, at[axis], laneValue);
+    return tensor::InsertOp::create(nb, nloc, toSmallFloat(nb, nloc, c, elt),
+                                    into, pos)
+        .getResult();
+  };
+  if (inBounds && lanes <= kUnrolledLanes) {
+    // A whole block: static lane indices, no dynamic vector indexing (which
+    // a GPU would spill to local memory). The tail block keeps the loop.
+    Value t = dest;
+    for (int64_t lane = 0; lane < lanes; ++lane)
+      t = insertLane(b, loc, b.getIndexAttr(lane), t);
+    return t;
+  }
   auto loop = scf::ForOp::create(
       b, loc, indexConst(b, loc, 0), count, indexConst(b, loc, 1),
       ValueRange{dest},
       [&](OpBuilder &nb, Location nloc, Value lane, ValueRange iter) {
-        Value c = vector::ExtractOp::create(nb, nloc, codes,
-                                            ArrayRef<OpFoldResult>{lane});
-        SmallVector<Value> pos(at.begin(), at.end());
-        pos[axis] = arith::AddIOp::create(nb, nloc, at[axis], lane);
-        Value t = tensor::InsertOp::create(
-            nb, nloc, toSmallFloat(nb, nloc, c, elt), iter[0], pos);
-        scf::YieldOp::create(nb, nloc, t);
+        scf::YieldOp::create(nb, nloc, insertLane(nb, nloc, lane, iter[0]));
       });
   return loop.getResult(0);
 }
