@@ -727,11 +727,7 @@ struct DualQuantizeTiled : OpRewritePattern<dialect::DualQuantizeOp> {
           return {c0, s0, c1, s1};
         });
     markParallel(nest);
-    SmallVector<Value> results(nest.results);
-    for (auto [i, v] : llvm::enumerate(results))
-      if (v.getType() != op->getResult(i).getType())
-        v = tensor::CastOp::create(rw, loc, op->getResult(i).getType(), v);
-    rw.replaceOp(op, results);
+    rw.replaceOp(op, nest.results);
     return success();
   }
 };
