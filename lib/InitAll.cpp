@@ -166,7 +166,8 @@ std::string(::mxq::gpuPipeline)(const std::string &chip, int ptx,
   std::string features = "+ptx" + std::to_string(version);
   return "mxq-check-nvgpu-target{chip=" + chip +
          " ptx=" + std::to_string(version) +
-         "},func.func(mxq-tile{tile-sizes=0}),convert-mxq-to-loops,"
+         "},func.func(mxq-tile{tile-sizes=0}),convert-mxq-to-loops{chip=" +
+         chip + " ptx=" + std::to_string(version) + "},"
          "canonicalize,cse,eliminate-empty-tensors,"
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"

@@ -86,9 +86,20 @@ static Value floorFromExponent(I &i, Value exponent, int emax) {
   return i.sel(i.ule(exponent, i.c(emax)), i.c(0), s);
 }
 
+NativeConverts::~NativeConverts() = default;
+
+Value NativeConverts::encodeFiniteRNE(OpBuilder &, Location, Value,
+                                      ElementFormat) const {
+  return {};
+}
+
+Value NativeConverts::e8m0RoundUp(OpBuilder &, Location, Value) const {
+  return {};
+}
+
 Value scaleByte(OpBuilder &b, Location loc, Value amax,
-                ScaleAlgorithm algorithm, InfPolicy inf,
-                ElementFormat format) {
+                ScaleAlgorithm algorithm, InfPolicy inf, ElementFormat format,
+                const NativeConverts *native) {
   const FormatInfo &info = formatInfo(format);
   I i{b, loc, amax.getType()};
   Value bits = i.bitsOf(amax);
@@ -116,6 +127,11 @@ Value scaleByte(OpBuilder &b, Location loc, Value amax,
     Value d = arith::MulFOp::create(
         b, loc, amax, f32Const(b, loc, amax.getType(), 1.0f / info.maxFinite));
     Value db = i.bitsOf(d);
+    if (Value up = native ? native->e8m0RoundUp(b, loc, d) : Value()) {
+      // Amax 0 (d = 0) has byte 0; Inf and NaN are replaced below.
+      s = i.sel(i.eq(db, i.c(0)), i.c(0), up);
+      break;
+    }
     Value e = i.andi(i.shr(db, i.c(23)), i.c(0xFF));
     Value m = i.andi(db, i.c(0x7FFFFF));
     Value up = i.sel(i.eq(e, i.c(0)), i.ugt(m, i.c(0x400000)),
@@ -178,18 +194,30 @@ static Value encodeMagnitudeRNE(I &i, OpBuilder &b, Location loc, Value abs,
 }
 
 Value encodeElement(OpBuilder &b, Location loc, Value x, ElementFormat format,
-                    Rounding rounding, NanElement nanElement) {
+                    Rounding rounding, NanElement nanElement,
+                    const NativeConverts *native) {
   if (rounding == Rounding::RNE) {
     const FormatInfo &info = formatInfo(format);
     I i{b, loc, x.getType()};
     Value bits = i.bitsOf(x);
     Value abs = i.andi(bits, i.c(0x7FFFFFFF));
-    Value code = i.minu(encodeMagnitudeRNE(i, b, loc, abs, info),
-                        i.c(info.maxCode)); // saturation (Inf included)
-    code = i.ori(code, i.shl(i.shr(bits, i.c(31)), i.c(info.bits - 1)));
     int64_t nanCode =
         info.hasNaN ? info.nanCode
                     : (nanElement == NanElement::Max ? info.maxCode : 0);
+    if (Value code = native ? native->encodeFiniteRNE(b, loc, x, format)
+                            : Value()) {
+      // The instruction sees every value; Inf (saturated to the signed
+      // maximum) and NaN (the format's or the policy's code) are chosen
+      // here so that nothing rests on how the instruction treats them.
+      Value signedMax = i.ori(i.c(info.maxCode),
+                              i.shl(i.shr(bits, i.c(31)), i.c(info.bits - 1)));
+      Value special = i.sel(i.ugt(abs, i.c(0x7F800000)), i.c(nanCode),
+                            signedMax);
+      return i.sel(i.uge(abs, i.c(0x7F800000)), special, code);
+    }
+    Value code = i.minu(encodeMagnitudeRNE(i, b, loc, abs, info),
+                        i.c(info.maxCode)); // saturation (Inf included)
+    code = i.ori(code, i.shl(i.shr(bits, i.c(31)), i.c(info.bits - 1)));
     return i.sel(i.ugt(abs, i.c(0x7F800000)), i.c(nanCode), code);
   }
   return encodeElementGeneral(b, loc, x, format, rounding, nanElement);

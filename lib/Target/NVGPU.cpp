@@ -85,6 +85,10 @@ bool NVGPUTarget::hasNativeE8M0Convert() const {
   return sm >= 100 && suffix != 0;
 }
 
+bool NVGPUTarget::hasNativeFP6Convert() const {
+  return sm >= 100 && suffix != 0;
+}
+
 bool NVGPUTarget::hasNativeFP4Convert() const {
   return sm >= 100 && suffix != 0;
 }

@@ -3,6 +3,7 @@
 #define MXQ_CONVERSION_PASSES_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -10,6 +11,12 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+
+#include <memory>
+
+namespace mxq::numerics {
+class NativeConverts;
+} // namespace mxq::numerics
 
 namespace mxq {
 
@@ -21,8 +28,12 @@ namespace mxq {
 constexpr const char *kParallelLoopAttr = "mxq.parallel";
 
 /// Patterns that expand every mxq op into loops, vectors and exact integer
-/// numerics on tensors (the body of convert-mxq-to-loops).
-void populateMXQToLoopsPatterns(mlir::RewritePatternSet &patterns);
+/// numerics on tensors (the body of convert-mxq-to-loops). With `native`,
+/// the numerics use the target's conversion instructions where they are
+/// exact (see numerics::NativeConverts); without, integer IR throughout.
+void populateMXQToLoopsPatterns(
+    mlir::RewritePatternSet &patterns,
+    std::shared_ptr<const numerics::NativeConverts> native = nullptr);
 
 #define GEN_PASS_REGISTRATION
 #include "mxq/Conversion/Passes.h.inc"

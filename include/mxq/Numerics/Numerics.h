@@ -25,11 +25,33 @@ mlir::Value i32Const(mlir::OpBuilder &b, mlir::Location loc, mlir::Type like,
 mlir::Value f32Const(mlir::OpBuilder &b, mlir::Location loc, mlir::Type like,
                      float value);
 
+/// The conversion instructions a target has. The shared expansion asks for
+/// one only on inputs where the instruction computes exactly what the
+/// reference does (finite values, round to nearest even, saturation) and
+/// handles the special values itself, so a target supplies nothing but the
+/// instruction. Each hook returns a null Value where the target has no
+/// instruction for the case; the integer expansion is used then.
+class NativeConverts {
+public:
+  virtual ~NativeConverts();
+  /// The codes (i32, in the low bits, shaped like `x`) of finite f32 `x` in
+  /// `format`, rounded to nearest even and saturated to the largest finite
+  /// magnitude, the sign kept (also on zero).
+  virtual mlir::Value encodeFiniteRNE(mlir::OpBuilder &b, mlir::Location loc,
+                                      mlir::Value x,
+                                      ElementFormat format) const;
+  /// The E8M0 byte (i32, shaped like `d`) of the smallest power of two not
+  /// below the finite, positive f32 `d`.
+  virtual mlir::Value e8m0RoundUp(mlir::OpBuilder &b, mlir::Location loc,
+                                  mlir::Value d) const;
+};
+
 /// The E8M0 byte (as i32) of a block whose absolute maximum is `amax` (f32,
 /// non-negative or NaN).
 mlir::Value scaleByte(mlir::OpBuilder &b, mlir::Location loc, mlir::Value amax,
                       ScaleAlgorithm algorithm, InfPolicy inf,
-                      ElementFormat format);
+                      ElementFormat format,
+                      const NativeConverts *native = nullptr);
 
 /// 2^(127 - s) as f32 (exact, 2^-127 is subnormal); NaN for s = 0xFF.
 mlir::Value scaleMultiplier(mlir::OpBuilder &b, mlir::Location loc,
@@ -39,9 +61,12 @@ mlir::Value scaleValue(mlir::OpBuilder &b, mlir::Location loc, mlir::Value s);
 
 /// The code (as i32, in the low `bits` bits) of the f32 `x` in `format`,
 /// rounded with `rounding`, saturated, NaN per the format or `nanElement`.
+/// With `native`, finite values rounded to nearest even go through the
+/// target's instruction.
 mlir::Value encodeElement(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value x, ElementFormat format,
-                          Rounding rounding, NanElement nanElement);
+                          Rounding rounding, NanElement nanElement,
+                          const NativeConverts *native = nullptr);
 
 /// The same, always by the general rounding algorithm (shift, remainder,
 /// round-up decision); encodeElement takes a shorter path for RNE. Exposed so

@@ -36,6 +36,8 @@ struct NVGPUTarget {
   /// arch-specific or family targets of sm_100 and later.
   bool hasNativeE8M0Convert() const;
   bool hasNativeFP4Convert() const;
+  /// cvt.rn.satfinite.{e2m3,e3m2}x2.f32: as E2M1.
+  bool hasNativeFP6Convert() const;
 };
 
 } // namespace mxq

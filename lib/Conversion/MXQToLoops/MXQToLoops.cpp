@@ -10,6 +10,7 @@
 #include "mxq/Dialect/MXQ/MXQ.h"
 #include "mxq/Numerics/Numerics.h"
 #include "mxq/Support/ScaleLayout.h"
+#include "mxq/Target/NVVMConverts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -28,6 +29,19 @@ namespace num = ::mxq::numerics;
 namespace dialect = ::mlir::mxq;
 
 namespace {
+
+/// A lowering pattern that may use the target's native converts.
+template <typename Op>
+struct NumericsPattern : OpRewritePattern<Op> {
+  NumericsPattern(MLIRContext *ctx,
+                  std::shared_ptr<const num::NativeConverts> native,
+                  PatternBenefit benefit = 1)
+      : OpRewritePattern<Op>(ctx, benefit), nativeConverts(std::move(native)) {}
+  const num::NativeConverts *native() const { return nativeConverts.get(); }
+
+private:
+  std::shared_ptr<const num::NativeConverts> nativeConverts;
+};
 
 Value indexConst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
@@ -281,8 +295,8 @@ Value blockCount(OpBuilder &b, Location loc, Value size, Value k0,
   return arith::MinUIOp::create(b, loc, left, indexConst(b, loc, block));
 }
 
-struct QuantizeLowering : OpRewritePattern<dialect::QuantizeOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
+  using NumericsPattern::NumericsPattern;
 
   /// Blocks handled per iteration when the blocks are contiguous (along the
   /// last axis): their scales are computed as one vector.
@@ -341,13 +355,13 @@ struct QuantizeLowering : OpRewritePattern<dialect::QuantizeOp> {
             b, l, b.getF32Type(),
             vector::ReductionOp::create(b, l, vector::CombiningKind::MAXUI,
                                         absBits));
-        Value sByte = num::scaleByte(b, l, amax, algorithm, inf, format);
+        Value sByte = num::scaleByte(b, l, amax, algorithm, inf, format, native());
         scaleBytes = vector::BroadcastOp::create(
             b, l, VectorType::get({1}, b.getI32Type()), sByte);
         Value r = vector::BroadcastOp::create(b, l, x.getType(),
                                               num::scaleMultiplier(b, l, sByte));
         return num::encodeElement(b, l, arith::MulFOp::create(b, l, x, r),
-                                  format, rounding, nanElement);
+                                  format, rounding, nanElement, native());
       }
       VectorType tile = VectorType::get({group, block}, b.getF32Type());
       VectorType tileI32 = VectorType::get({group, block}, b.getI32Type());
@@ -364,7 +378,7 @@ struct QuantizeLowering : OpRewritePattern<dialect::QuantizeOp> {
           ArrayRef<bool>{false, true}, vector::CombiningKind::MAXUI);
       Value amax = arith::BitcastOp::create(
           b, l, VectorType::get({group}, b.getF32Type()), amaxBits);
-      scaleBytes = num::scaleByte(b, l, amax, algorithm, inf, format);
+      scaleBytes = num::scaleByte(b, l, amax, algorithm, inf, format, native());
       Value r = num::scaleMultiplier(b, l, scaleBytes);
       // r[g] along each row of the tile.
       Value rows = vector::BroadcastOp::create(
@@ -378,7 +392,7 @@ struct QuantizeLowering : OpRewritePattern<dialect::QuantizeOp> {
             rows, g);
       }
       Value code = num::encodeElement(b, l, arith::MulFOp::create(b, l, x, rows),
-                                      format, rounding, nanElement);
+                                      format, rounding, nanElement, native());
       return vector::ShapeCastOp::create(
                  b, l, VectorType::get({group * block}, b.getI32Type()), code)
           .getResult();
@@ -585,9 +599,10 @@ struct ConvertScaleLayoutLowering
 /// column-wise blocks (reduced across the other dimension, so no transpose of
 /// the input is needed); only the column-wise code tile is transposed, as
 /// bytes, to land in the [K, M] codes.
-struct DualQuantizeTiled : OpRewritePattern<dialect::DualQuantizeOp> {
-  DualQuantizeTiled(MLIRContext *ctx)
-      : OpRewritePattern(ctx, /*benefit=*/2) {}
+struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
+  DualQuantizeTiled(MLIRContext *ctx,
+                    std::shared_ptr<const num::NativeConverts> native)
+      : NumericsPattern(ctx, std::move(native), /*benefit=*/2) {}
 
   LogicalResult matchAndRewrite(dialect::DualQuantizeOp op,
                                 PatternRewriter &rw) const override {
@@ -668,13 +683,13 @@ struct DualQuantizeTiled : OpRewritePattern<dialect::DualQuantizeOp> {
                 b, l, absBits, zeros, mask, vector::CombiningKind::MAXUI);
             Value amax = arith::BitcastOp::create(
                 b, l, VectorType::get({T}, b.getF32Type()), amaxBits);
-            s = num::scaleByte(b, l, amax, algorithm, inf, format);
+            s = num::scaleByte(b, l, amax, algorithm, inf, format, native());
             Value r = vector::BroadcastOp::create(
                 b, l, x.getType(), num::scaleMultiplier(b, l, s));
             if (dim == 1) // row scales: r[i][j] = scale of row i
               r = vector::TransposeOp::create(b, l, r, ArrayRef<int64_t>{1, 0});
             Value y = arith::MulFOp::create(b, l, x, r);
-            return num::encodeElement(b, l, y, format, rounding, nanElement);
+            return num::encodeElement(b, l, y, format, rounding, nanElement, native());
           };
           // The scales of `count` lines starting at `first`, at their
           // swizzled offsets.
@@ -734,8 +749,8 @@ struct DualQuantizeTiled : OpRewritePattern<dialect::DualQuantizeOp> {
 
 /// dual_quantize = quantize along the last axis, and quantize along the
 /// second-last axis with its codes transposed (both swizzled).
-struct DualQuantizeLowering : OpRewritePattern<dialect::DualQuantizeOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct DualQuantizeLowering : NumericsPattern<dialect::DualQuantizeOp> {
+  using NumericsPattern::NumericsPattern;
 
   LogicalResult matchAndRewrite(dialect::DualQuantizeOp op,
                                 PatternRewriter &rw) const override {
@@ -801,8 +816,8 @@ Value roundTo(OpBuilder &b, Location loc, Value v, Type elt) {
 /// 32-groups recomputes each group's temp from them and emits its E8M0 byte
 /// and FP4 codes.
 struct TwoLevelQuantizeLowering
-    : OpRewritePattern<dialect::TwoLevelQuantizeOp> {
-  using OpRewritePattern::OpRewritePattern;
+    : NumericsPattern<dialect::TwoLevelQuantizeOp> {
+  using NumericsPattern::NumericsPattern;
 
   LogicalResult matchAndRewrite(dialect::TwoLevelQuantizeOp op,
                                 PatternRewriter &rw) const override {
@@ -930,7 +945,7 @@ struct TwoLevelQuantizeLowering
           Value code = num::encodeElement(
               b, l, v, ::mxq::ElementFormat::E2M1FN,
               dialect::toSupport(op.getRounding()),
-              dialect::toSupport(op.getNanElement()));
+              dialect::toSupport(op.getNanElement()), native());
           SmallVector<Value> at(ivs.begin(), ivs.end());
           at[last] = k0;
           Value newCodes = writeCodes(b, l, code, iters[0], at, last,
@@ -986,8 +1001,8 @@ replaceByElementwise(Operation *op, PatternRewriter &rw, ValueRange data,
   return success();
 }
 
-struct FakeQuantLowering : OpRewritePattern<dialect::FakeQuantOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct FakeQuantLowering : NumericsPattern<dialect::FakeQuantOp> {
+  using NumericsPattern::NumericsPattern;
 
   LogicalResult matchAndRewrite(dialect::FakeQuantOp op,
                                 PatternRewriter &rw) const override {
@@ -1015,7 +1030,7 @@ struct FakeQuantLowering : OpRewritePattern<dialect::FakeQuantOp> {
           Value q = num::decodeElement(
               b, l,
               num::encodeElement(b, l, t, format, ::mxq::Rounding::RNE,
-                                 ::mxq::NanElement::Max),
+                                 ::mxq::NanElement::Max, native()),
               format);
           Value y = arith::MulFOp::create(
               b, l, arith::SubFOp::create(b, l, q, z), s);
@@ -1054,9 +1069,24 @@ struct FakeQuantGradLowering : OpRewritePattern<dialect::FakeQuantGradOp> {
 
 struct ConvertMXQToLoops
     : ::mxq::impl::ConvertMXQToLoopsBase<ConvertMXQToLoops> {
+  using ConvertMXQToLoopsBase::ConvertMXQToLoopsBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    ::mxq::populateMXQToLoopsPatterns(patterns);
+    std::shared_ptr<const ::mxq::numerics::NativeConverts> native;
+    if (!chip.empty()) {
+      std::string error;
+      int version = ptx;
+      if (version == 0)
+        if (auto probe = ::mxq::NVGPUTarget::parse(chip, 1000, error))
+          version = ::mxq::NVGPUTarget::minimumPTX(probe->sm, probe->suffix);
+      auto target = ::mxq::NVGPUTarget::parse(chip, version, error);
+      if (!target) {
+        getOperation()->emitError() << "convert-mxq-to-loops: " << error;
+        return signalPassFailure();
+      }
+      native = ::mxq::makeNVVMConverts(*target);
+    }
+    ::mxq::populateMXQToLoopsPatterns(patterns, std::move(native));
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     WalkResult left = getOperation()->walk([](Operation *op) {
@@ -1073,10 +1103,12 @@ struct ConvertMXQToLoops
 
 } // namespace
 
-void ::mxq::populateMXQToLoopsPatterns(RewritePatternSet &patterns) {
-  patterns.add<QuantizeLowering, DequantizeLowering, ConvertScaleLayoutLowering,
-               DualQuantizeTiled,
-               DualQuantizeLowering, TwoLevelQuantizeLowering, FakeQuantLowering,
-               FakeQuantGradLowering>(
-      patterns.getContext());
+void ::mxq::populateMXQToLoopsPatterns(
+    RewritePatternSet &patterns,
+    std::shared_ptr<const numerics::NativeConverts> native) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<QuantizeLowering, DualQuantizeTiled, DualQuantizeLowering,
+               TwoLevelQuantizeLowering, FakeQuantLowering>(ctx, native);
+  patterns.add<DequantizeLowering, ConvertScaleLayoutLowering,
+               FakeQuantGradLowering>(ctx);
 }
