@@ -179,13 +179,15 @@ std::string(::mxq::gpuPipeline)(const std::string &chip, int ptx,
          "func.func(gpu-map-parallel-loops),convert-parallel-loops-to-gpu,"
          "canonicalize,func.func(lower-vector-multi-reduction),"
          "convert-vector-to-scf{full-unroll=true},lower-affine,"
+         "func.func(mxq-align-vector-accesses),"
          "gpu-launch-sink-index-computations,gpu-kernel-outlining,"
+         "mxq-gpu-device-buffers,func.func(gpu-async-region),"
          "convert-scf-to-cf,expand-strided-metadata,"
          "lower-affine,canonicalize,"
          "nvvm-attach-target{chip=" + chip + " features=" + features +
          "},gpu.module(convert-vector-to-llvm{vector-transpose-lowering="
-         "shuffle1d},convert-gpu-to-nvvm,canonicalize,cse,"
-         "reconcile-unrealized-casts),"
+         "shuffle1d},convert-gpu-to-nvvm,mxq-byte-sized-memory,canonicalize,"
+         "cse,reconcile-unrealized-casts),"
          "gpu-to-llvm,reconcile-unrealized-casts,"
          "gpu-module-to-binary{format=" + format + " toolkit=" + toolkit + "}";
 }

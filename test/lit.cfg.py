@@ -33,3 +33,16 @@ cuda_root = os.environ.get("MXQ_CUDA_ROOT", "/usr/local/cuda")
 if os.path.exists(os.path.join(cuda_root, "bin", "ptxas")):
     config.available_features.add("ptxas")
     config.substitutions.append(("%cuda_root", cuda_root))
+
+# Tests that run kernels on an NVIDIA GPU say REQUIRES: cuda-driver; tests of
+# what happens without one say UNSUPPORTED: cuda-driver.
+try:
+    import ctypes
+
+    _cuda = ctypes.CDLL("libcuda.so.1")
+    _count = ctypes.c_int(0)
+    if _cuda.cuInit(0) == 0 and _cuda.cuDeviceGetCount(ctypes.byref(_count)) == 0 \
+            and _count.value > 0:
+        config.available_features.add("cuda-driver")
+except OSError:
+    pass

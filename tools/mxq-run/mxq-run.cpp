@@ -1,9 +1,12 @@
 //===- mxq-run.cpp - run a function of an MLIR file on .npy data ----------===//
 //
 //   mxq-run FILE.mlir --entry NAME --input A.npy [--input B.npy ...]
-//           --output-dir DIR [--reference] [--print]
+//           --output-dir DIR [--reference | --gpu [--chip C] [--ptx V]]
+//           [--print]
 //
 // Reads the inputs in argument order and writes DIR/result0.npy, ... .
+// By default the function is compiled for the CPU; --gpu compiles it through
+// mxq-gpu-pipeline and runs it on the first NVIDIA GPU (CUDA driver API).
 // Data conventions: f32 <f4, f16 <f2, bf16 <u2 (bit patterns), f8/f6/E8M0
 // |u1 codes, f4E2M1FN |u1 packed two per byte along the last axis (element 0
 // in the low nibble).
@@ -13,6 +16,7 @@
 #include "mxq/InitAll.h"
 #include "mxq/Interpreter/Interpreter.h"
 #include "mxq/Runtime/CPURunner.h"
+#include "mxq/Runtime/GPURunner.h"
 #include "mxq/Reference/Reference.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -51,6 +55,15 @@ static cl::list<int64_t> tileSizes(
     "tile-sizes", cl::CommaSeparated,
     cl::desc("tile the mxq ops with mxq-tile first (iteration-domain units, "
              "0 for untiled)"));
+static cl::opt<bool> gpu(
+    "gpu", cl::desc("compile through mxq-gpu-pipeline and run on the first "
+                    "NVIDIA GPU (through the CUDA driver, libcuda.so.1)"));
+static cl::opt<std::string> chip(
+    "chip", cl::desc("with --gpu: the target chip (default: the GPU's own, "
+                     "e.g. sm_90a)"));
+static cl::opt<int> ptx("ptx", cl::desc("with --gpu: PTX ISA version times "
+                                        "ten (default: the chip's minimum)"),
+                        cl::init(0));
 static cl::opt<bool> print("print",
                            cl::desc("print the first values of each result"));
 
@@ -90,6 +103,13 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "mxq-run: run an mxq function on .npy data\n");
 
+  if (gpu && reference)
+    return error("--gpu and --reference exclude each other");
+  if (!gpu && (chip.getNumOccurrences() || ptx.getNumOccurrences()))
+    return error("--chip and --ptx apply only with --gpu");
+  if (gpu && !tileSizes.empty())
+    return error("--tile-sizes applies only to the CPU (the GPU pipeline "
+                 "maps blocks to threads itself)");
   for (int64_t t : tileSizes)
     if (t < 0)
       return error("--tile-sizes: a tile size cannot be negative, but one is " +
@@ -144,6 +164,13 @@ int main(int argc, char **argv) {
       return error(err);
     for (const ::mxq::Buffer &b : results)
       outputs.push_back(::mxq::bufferToNpy(b));
+  } else if (gpu) {
+    std::vector<::mxq::RawTensor> results;
+    auto exe = ::mxq::GPUExecutable::compile(*module, entry, chip, ptx, err);
+    if (!exe || !exe->run(raw, results, err))
+      return error(err);
+    for (const ::mxq::RawTensor &r : results)
+      outputs.push_back(::mxq::rawToNpy(r.elementType, r.shape, r.data));
   } else {
     std::vector<::mxq::RawTensor> results;
     SmallVector<int64_t> sizes(tileSizes.begin(), tileSizes.end());

@@ -4,6 +4,9 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -23,6 +26,15 @@ llvm::LogicalResult tileMXQOp(mlir::RewriterBase &rewriter,
 
 /// Patterns of mxq-materialize-scale-layout.
 void populateMaterializeScaleLayoutPatterns(mlir::RewritePatternSet &patterns);
+
+/// Patterns of mxq-align-vector-accesses: aligned vector.load/store for
+/// in-bounds contiguous transfers, assuming buffers aligned to
+/// `baseAlignment` bytes.
+void populateAlignVectorAccessesPatterns(mlir::RewritePatternSet &patterns,
+                                         int64_t baseAlignment);
+
+/// Patterns of mxq-byte-sized-memory.
+void populateByteSizedMemoryPatterns(mlir::RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "mxq/Transforms/Passes.h.inc"

@@ -217,12 +217,27 @@ Value writeCodes(OpBuilder &b, Location loc, Value codes, Value dest,
                                     into, pos)
         .getResult();
   };
-  if (inBounds && lanes <= kUnrolledLanes) {
-    // A whole block: static lane indices, no dynamic vector indexing (which
-    // a GPU would spill to local memory). The tail block keeps the loop.
+  if (lanes <= kUnrolledLanes) {
+    // Static lane indices, no dynamic vector indexing (which a GPU would
+    // spill to local memory) and no branches. In the ragged tail, lanes go
+    // last to first and each writes at min(lane, count - 1): the lanes past
+    // the end all land on the last element, and the last write there is the
+    // right one.
     Value t = dest;
-    for (int64_t lane = 0; lane < lanes; ++lane)
-      t = insertLane(b, loc, b.getIndexAttr(lane), t);
+    Value last;
+    if (!inBounds)
+      last = arith::SubIOp::create(b, loc, count, indexConst(b, loc, 1));
+    for (int64_t k = 0; k < lanes; ++k) {
+      int64_t lane = inBounds ? k : lanes - 1 - k;
+      Value c = vector::ExtractOp::create(b, loc, codes, lane);
+      Value offset = indexConst(b, loc, lane);
+      if (!inBounds)
+        offset = arith::MinUIOp::create(b, loc, offset, last);
+      SmallVector<Value> pos(at.begin(), at.end());
+      pos[axis] = arith::AddIOp::create(b, loc, at[axis], offset);
+      t = tensor::InsertOp::create(b, loc, toSmallFloat(b, loc, c, elt), t,
+                                   pos);
+    }
     return t;
   }
   auto loop = scf::ForOp::create(
@@ -252,14 +267,40 @@ Value readCodes(OpBuilder &b, Location loc, Value source, ArrayRef<Value> at,
     return fromSmallFloat(b, loc, v);
   }
   Value init = num::i32Const(b, loc, i32Vec, 0);
+  auto laneCode = [&](OpBuilder &nb, Location nloc, Value lane) {
+    SmallVector<Value> pos(at.begin(), at.end());
+    pos[axis] = arith::AddIOp::create(nb, nloc, at[axis], lane);
+    return fromSmallFloat(nb, nloc,
+                          tensor::ExtractOp::create(nb, nloc, source, pos));
+  };
+  if (block <= kUnrolledLanes) {
+    // Static lane indices and no branches (see writeCodes): in the ragged
+    // tail, lanes past the end read the last element and are replaced by 0.
+    Value v = init;
+    Value last;
+    if (!inBounds)
+      last = arith::SubIOp::create(b, loc, count, indexConst(b, loc, 1));
+    Value zero = num::i32Const(b, loc, b.getI32Type(), 0);
+    for (int64_t lane = 0; lane < block; ++lane) {
+      Value offset = indexConst(b, loc, lane);
+      if (!inBounds)
+        offset = arith::MinUIOp::create(b, loc, offset, last);
+      Value c = laneCode(b, loc, offset);
+      if (!inBounds)
+        c = arith::SelectOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                  indexConst(b, loc, lane), count),
+            c, zero);
+      v = vector::InsertOp::create(b, loc, c, v, ArrayRef<int64_t>{lane});
+    }
+    return v;
+  }
   auto loop = scf::ForOp::create(
       b, loc, indexConst(b, loc, 0), count, indexConst(b, loc, 1),
       ValueRange{init},
       [&](OpBuilder &nb, Location nloc, Value lane, ValueRange iter) {
-        SmallVector<Value> pos(at.begin(), at.end());
-        pos[axis] = arith::AddIOp::create(nb, nloc, at[axis], lane);
-        Value c = tensor::ExtractOp::create(nb, nloc, source, pos);
-        Value v = vector::InsertOp::create(nb, nloc, fromSmallFloat(nb, nloc, c),
+        Value v = vector::InsertOp::create(nb, nloc, laneCode(nb, nloc, lane),
                                            iter[0],
                                            ArrayRef<OpFoldResult>{lane});
         scf::YieldOp::create(nb, nloc, v);
@@ -794,14 +835,14 @@ struct DualQuantizeLowering : NumericsPattern<dialect::DualQuantizeOp> {
 /// Reads `len` elements along the last axis of `source` at `at` as f32
 /// (zeros past the end).
 Value readLastAxisF32(OpBuilder &b, Location loc, Value source,
-                      ArrayRef<Value> at, int64_t len) {
+                      ArrayRef<Value> at, int64_t len, bool inBounds = false) {
   auto type = cast<RankedTensorType>(source.getType());
   Value zero =
       arith::ConstantOp::create(b, loc, b.getFloatAttr(type.getElementType(), 0.0));
   Value v = vector::TransferReadOp::create(
       b, loc, VectorType::get({len}, type.getElementType()), source, at, zero,
       AffineMap::getMinorIdentityMap(type.getRank(), 1, b.getContext()),
-      ArrayRef<bool>{false});
+      ArrayRef<bool>{inBounds});
   return toF32(b, loc, v);
 }
 
@@ -845,13 +886,13 @@ struct TwoLevelQuantizeLowering
 
     // x (times smooth, rounded to the input type) for `len` elements at k0.
     auto smoothed = [&](OpBuilder &b, Location l, ValueRange ivs, Value k0,
-                        int64_t len) {
+                        int64_t len, bool inBounds = false) {
       SmallVector<Value> at(ivs.begin(), ivs.end());
       at[last] = k0;
-      Value x = readLastAxisF32(b, l, input, at, len);
+      Value x = readLastAxisF32(b, l, input, at, len, inBounds);
       if (!smooth)
         return x;
-      Value sm = readLastAxisF32(b, l, smooth, {k0}, len);
+      Value sm = readLastAxisF32(b, l, smooth, {k0}, len, inBounds);
       return roundTo(b, l, arith::MulFOp::create(b, l, x, sm), elt);
     };
 
@@ -863,20 +904,55 @@ struct TwoLevelQuantizeLowering
         [&](OpBuilder &b, Location l, ValueRange ivs,
             ValueRange iters) -> scf::ValueVector {
           Value k0 = arith::MulIOp::create(b, l, ivs[last], indexConst(b, l, kL0));
-          Value x = smoothed(b, l, ivs, k0, kL0);
-          Type i32v = VectorType::get({kL0}, b.getI32Type());
-          Value absBits = arith::AndIOp::create(
-              b, l, arith::BitcastOp::create(b, l, i32v, x),
-              num::i32Const(b, l, i32v, 0x7FFFFFFF));
-          // Inf and NaN do not take part in the maximum.
-          Value finite = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::ult, absBits,
-              num::i32Const(b, l, i32v, 0x7F800000));
-          absBits = arith::SelectOp::create(b, l, finite, absBits,
-                                            num::i32Const(b, l, i32v, 0));
-          Value amax = vector::ReductionOp::create(
-              b, l, vector::CombiningKind::MAXIMUMF,
-              arith::BitcastOp::create(b, l, x.getType(), absBits));
+          // The maximum of the finite |x| (Inf and NaN do not take part),
+          // as fp32 bits (they order like the values), over the block's
+          // 32-element chunks: whole chunks unmasked, the ragged one masked.
+          Type i32 = b.getI32Type();
+          Type i32v = VectorType::get({kL1}, i32);
+          auto chunkMax = [&](OpBuilder &cb, Location cl, Value kc,
+                              bool inBounds) {
+            Value x = smoothed(cb, cl, ivs, kc, kL1, inBounds);
+            Value absBits = arith::AndIOp::create(
+                cb, cl, arith::BitcastOp::create(cb, cl, i32v, x),
+                num::i32Const(cb, cl, i32v, 0x7FFFFFFF));
+            Value finite = arith::CmpIOp::create(
+                cb, cl, arith::CmpIPredicate::ult, absBits,
+                num::i32Const(cb, cl, i32v, 0x7F800000));
+            absBits = arith::SelectOp::create(cb, cl, finite, absBits,
+                                              num::i32Const(cb, cl, i32v, 0));
+            return vector::ReductionOp::create(
+                       cb, cl, vector::CombiningKind::MAXUI, absBits)
+                .getResult();
+          };
+          auto chunks = scf::ForOp::create(
+              b, l, indexConst(b, l, 0), indexConst(b, l, kL0 / kL1),
+              indexConst(b, l, 1),
+              ValueRange{num::i32Const(b, l, i32, 0)},
+              [&](OpBuilder &fb, Location fl, Value c, ValueRange m) {
+                Value kc = arith::AddIOp::create(
+                    fb, fl, k0,
+                    arith::MulIOp::create(fb, fl, c, indexConst(fb, fl, kL1)));
+                Value live = arith::CmpIOp::create(
+                    fb, fl, arith::CmpIPredicate::ult, kc, n);
+                auto inside = scf::IfOp::create(
+                    fb, fl, live,
+                    [&](OpBuilder &tb, Location tl) {
+                      SmallVector<Value> r = splitOnWholeBlock(
+                          tb, tl, n, kc, kL1,
+                          [&](OpBuilder &wb, Location wl, bool inBounds)
+                              -> SmallVector<Value> {
+                            return {arith::MaxUIOp::create(
+                                wb, wl, m[0], chunkMax(wb, wl, kc, inBounds))};
+                          });
+                      scf::YieldOp::create(tb, tl, r);
+                    },
+                    [&](OpBuilder &eb, Location el) {
+                      scf::YieldOp::create(eb, el, m[0]);
+                    });
+                scf::YieldOp::create(fb, fl, inside.getResults());
+              });
+          Value amax =
+              arith::BitcastOp::create(b, l, b.getF32Type(), chunks.getResult(0));
           Value l0 = arith::MulFOp::create(
               b, l, amax, num::f32Const(b, l, amax.getType(), 1.0f / 6.0f));
           Value l0Bits = arith::BitcastOp::create(b, l, b.getI32Type(), l0);

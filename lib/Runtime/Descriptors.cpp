@@ -1,0 +1,139 @@
+//===- Descriptors.cpp - memref descriptors for the runners ---------------===//
+#include "Descriptors.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace mlir;
+
+namespace mxq::detail {
+
+bool prepareEntry(ModuleOp module, const std::string &entry,
+                  std::vector<int64_t> &resultRanks,
+                  std::vector<Type> &resultTypes, std::string &error) {
+  auto func = module.lookupSymbol<func::FuncOp>(entry);
+  if (!func) {
+    error = "the module has no function @" + entry;
+    return false;
+  }
+  for (Type t : func.getFunctionType().getResults()) {
+    auto rt = dyn_cast<RankedTensorType>(t);
+    if (!rt || rt.getRank() == 0 || !bytesPerElement(rt.getElementType())) {
+      error = "@" + entry + " returns a value of a type that cannot be "
+              "returned: only ranked tensors (rank >= 1) of f32, f16, bf16, "
+              "MX codes, E8M0 and i8/i16/i32/i64";
+      return false;
+    }
+    resultRanks.push_back(rt.getRank());
+    resultTypes.push_back(rt.getElementType());
+  }
+  func->setAttr("llvm.emit_c_interface", UnitAttr::get(module.getContext()));
+
+  // Compile only the entry and what it calls: the other functions of the
+  // file need not be compilable.
+  llvm::DenseSet<Operation *> keep;
+  SmallVector<func::FuncOp> work{func};
+  while (!work.empty()) {
+    func::FuncOp f = work.pop_back_val();
+    if (!keep.insert(f).second)
+      continue;
+    f.walk([&](func::CallOp call) {
+      if (auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee()))
+        work.push_back(callee);
+    });
+  }
+  for (auto f : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (!keep.contains(f))
+      f.erase();
+  return true;
+}
+
+std::vector<int64_t> descriptor(void *data, const std::vector<int64_t> &shape) {
+  int64_t rank = shape.size();
+  std::vector<int64_t> d(3 + 2 * rank);
+  std::memcpy(&d[0], &data, sizeof(void *));
+  std::memcpy(&d[1], &data, sizeof(void *));
+  int64_t stride = 1;
+  for (int64_t i = rank - 1; i >= 0; --i) {
+    d[3 + i] = shape[i];
+    d[3 + rank + i] = stride;
+    stride *= shape[i];
+  }
+  return d;
+}
+
+size_t resultWords(const std::vector<int64_t> &ranks) {
+  size_t words = 0;
+  for (int64_t rank : ranks)
+    words += 3 + 2 * rank;
+  return std::max<size_t>(words, 1);
+}
+
+void copyResults(const std::vector<int64_t> &resultStruct,
+                 const std::vector<int64_t> &ranks,
+                 const std::vector<Type> &types,
+                 const std::function<void(void *, const uint8_t *, size_t)> &read,
+                 std::vector<RawTensor> &results) {
+  size_t at = 0;
+  results.clear();
+  for (size_t k = 0; k < ranks.size(); ++k) {
+    int64_t rank = ranks[k];
+    const int64_t *w = resultStruct.data() + at;
+    at += 3 + 2 * rank;
+    uint8_t *aligned;
+    std::memcpy(&aligned, &w[1], sizeof(void *));
+    RawTensor r;
+    r.elementType = types[k];
+    r.shape.assign(w + 3, w + 3 + rank);
+    unsigned size = bytesPerElement(r.elementType);
+    int64_t count = 1, span = 1;
+    for (int64_t d = 0; d < rank; ++d) {
+      count *= r.shape[d];
+      if (r.shape[d] > 0)
+        span += (r.shape[d] - 1) * w[3 + rank + d];
+    }
+    r.data.resize(count * size);
+    if (count == 0) {
+      results.push_back(std::move(r));
+      continue;
+    }
+    // Read the span the result covers once, then gather (any strides).
+    std::vector<uint8_t> memory(span * size);
+    read(memory.data(), aligned + w[2] * size, memory.size());
+    std::vector<int64_t> index(rank, 0);
+    for (int64_t e = 0; e < count; ++e) {
+      int64_t offset = 0;
+      for (int64_t d = 0; d < rank; ++d)
+        offset += index[d] * w[3 + rank + d];
+      std::memcpy(&r.data[e * size], &memory[offset * size], size);
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        if (++index[d] < r.shape[d])
+          break;
+        index[d] = 0;
+      }
+    }
+    results.push_back(std::move(r));
+  }
+}
+
+std::vector<void *> resultAllocations(const std::vector<int64_t> &resultStruct,
+                                      const std::vector<int64_t> &ranks,
+                                      const std::vector<void *> &inputs) {
+  std::vector<void *> seen(inputs), fresh;
+  size_t at = 0;
+  for (int64_t rank : ranks) {
+    void *allocated;
+    std::memcpy(&allocated, &resultStruct[at], sizeof(void *));
+    at += 3 + 2 * rank;
+    if (allocated && std::find(seen.begin(), seen.end(), allocated) == seen.end()) {
+      seen.push_back(allocated);
+      fresh.push_back(allocated);
+    }
+  }
+  return fresh;
+}
+
+} // namespace mxq::detail

@@ -1,0 +1,47 @@
+//===- Descriptors.h - memref descriptors for the runners ---------*- C++ -*-===//
+//
+// What the CPU and GPU runners share: preparing the entry function, packing
+// row-major buffers into ranked memref descriptors ({allocated, aligned,
+// offset, sizes[rank], strides[rank]}) and reading results out of them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MXQ_LIB_RUNTIME_DESCRIPTORS_H
+#define MXQ_LIB_RUNTIME_DESCRIPTORS_H
+
+#include "mxq/Runtime/CPURunner.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <functional>
+
+namespace mxq::detail {
+
+/// Checks that `entry` exists and returns only what can be returned, records
+/// its result ranks and element types, asks for its C interface and erases
+/// every function it does not call.
+bool prepareEntry(mlir::ModuleOp module, const std::string &entry,
+                  std::vector<int64_t> &resultRanks,
+                  std::vector<mlir::Type> &resultTypes, std::string &error);
+
+/// The descriptor of a row-major buffer of `shape` at `data`.
+std::vector<int64_t> descriptor(void *data, const std::vector<int64_t> &shape);
+
+/// Words of a result struct of descriptors of these ranks (at least 1).
+size_t resultWords(const std::vector<int64_t> &ranks);
+
+/// Copies the results out of `resultStruct`. `read(dst, src, bytes)` copies
+/// bytes from a result's memory (host or device) to the host.
+void copyResults(const std::vector<int64_t> &resultStruct,
+                 const std::vector<int64_t> &ranks,
+                 const std::vector<mlir::Type> &types,
+                 const std::function<void(void *, const uint8_t *, size_t)> &read,
+                 std::vector<RawTensor> &results);
+
+/// The distinct allocations of the results that are none of `inputs`.
+std::vector<void *> resultAllocations(const std::vector<int64_t> &resultStruct,
+                                      const std::vector<int64_t> &ranks,
+                                      const std::vector<void *> &inputs);
+
+} // namespace mxq::detail
+
+#endif // MXQ_LIB_RUNTIME_DESCRIPTORS_H

@@ -1,0 +1,282 @@
+//===- GPURunner.cpp - compile and run mxq functions on an NVIDIA GPU -----===//
+#include "mxq/Runtime/GPURunner.h"
+#include "Descriptors.h"
+#include "GPURuntime.h"
+#include "mxq/InitAll.h"
+#include "mxq/Runtime/CUDADriver.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace mlir;
+
+namespace mxq {
+
+struct GPUExecutable::Impl {
+  std::unique_ptr<ExecutionEngine> engine;
+  std::string entry;
+  std::vector<int64_t> resultRanks;
+  std::vector<Type> resultElementTypes;
+};
+
+GPUExecutable::~GPUExecutable() = default;
+
+std::string GPUExecutable::deviceChip(std::string &error) {
+  cuda::Driver *d = cuda::driver(error);
+  return d ? d->chip : std::string();
+}
+
+std::unique_ptr<GPUExecutable>
+GPUExecutable::compile(ModuleOp module, const std::string &entry,
+                       std::string chip, int ptx, std::string &error) {
+  if (chip.empty()) {
+    std::string why;
+    chip = deviceChip(why);
+    if (chip.empty()) {
+      error = "no chip was given and there is no GPU to ask: " + why;
+      return nullptr;
+    }
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->entry = entry;
+  if (!detail::prepareEntry(module, entry, impl->resultRanks,
+                            impl->resultElementTypes, error))
+    return nullptr;
+
+  std::string diagnostics;
+  {
+    ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
+      llvm::raw_string_ostream os(diagnostics);
+      os << d.getLocation() << ": " << d << "\n";
+      return success();
+    });
+    static bool registered = (registerPasses(), true);
+    (void)registered;
+    PassManager pm(module.getContext());
+    if (failed(parsePassPipeline(gpuPipeline(chip, ptx, "isa", ""), pm)) ||
+        failed(pm.run(module))) {
+      error = "the GPU pipeline failed for " + chip + ":\n" + diagnostics;
+      return nullptr;
+    }
+  }
+
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+  ExecutionEngineOptions options;
+  options.transformer = makeOptimizingTransformer(2, 0, nullptr);
+  auto engine = ExecutionEngine::create(module, options);
+  if (!engine) {
+    error = "cannot JIT-compile the host code: " +
+            llvm::toString(engine.takeError());
+    return nullptr;
+  }
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap map;
+    for (auto [name, address] : gpuruntime::symbols())
+      map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                             llvm::JITSymbolFlags::Exported};
+    return map;
+  });
+  impl->engine = std::move(*engine);
+  std::unique_ptr<GPUExecutable> exe(new GPUExecutable());
+  exe->impl = std::move(impl);
+  return exe;
+}
+
+namespace {
+
+/// Device copies of the inputs, freed on destruction.
+struct DeviceInputs {
+  cuda::Driver *d;
+  std::vector<void *> pointers;
+  ~DeviceInputs() {
+    for (void *p : pointers)
+      if (p)
+        d->cuMemFree(reinterpret_cast<cuda::CUdeviceptr>(p));
+  }
+  bool upload(const std::vector<RawTensor> &inputs, std::string &error) {
+    for (const RawTensor &t : inputs) {
+      cuda::CUdeviceptr p = 0;
+      if (!t.data.empty()) {
+        cuda::CUresult r = d->cuMemAlloc(&p, t.data.size());
+        if (r == cuda::kSuccess)
+          r = d->cuMemcpyHtoD(p, t.data.data(), t.data.size());
+        if (r != cuda::kSuccess) {
+          error = d->describe("copying an input to the GPU", r);
+          return false;
+        }
+      }
+      pointers.push_back(reinterpret_cast<void *>(p));
+    }
+    return true;
+  }
+};
+
+} // namespace
+
+/// Calls the entry on device buffers; the results' descriptors land in
+/// `resultStruct`. The host code waits for its kernels before returning.
+static bool invoke(ExecutionEngine &engine, const std::string &entry,
+                   const std::vector<int64_t> &ranks,
+                   const std::vector<RawTensor> &inputs,
+                   const std::vector<void *> &device,
+                   std::vector<int64_t> &resultStruct, std::string &error) {
+  resultStruct.assign(detail::resultWords(ranks), 0);
+  void *resultPtr = resultStruct.data();
+  std::vector<std::vector<int64_t>> descriptors;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    descriptors.push_back(detail::descriptor(device[i], inputs[i].shape));
+  std::vector<void *> descriptorPtrs;
+  for (auto &d : descriptors)
+    descriptorPtrs.push_back(d.data());
+  std::vector<void *> args;
+  if (!ranks.empty())
+    args.push_back(&resultPtr);
+  for (void *&p : descriptorPtrs)
+    args.push_back(&p);
+  gpuruntime::takeError();
+  if (llvm::Error e = engine.invokePacked("_mlir_ciface_" + entry, args)) {
+    error = "cannot call @" + entry + ": " + llvm::toString(std::move(e));
+    return false;
+  }
+  std::string failure = gpuruntime::takeError();
+  if (!failure.empty()) {
+    error = "@" + entry + " failed on the GPU: " + failure;
+    return false;
+  }
+  return true;
+}
+
+static void freeResults(cuda::Driver *d, const std::vector<int64_t> &structure,
+                        const std::vector<int64_t> &ranks,
+                        const std::vector<void *> &inputs) {
+  for (void *p : detail::resultAllocations(structure, ranks, inputs))
+    d->cuMemFree(reinterpret_cast<cuda::CUdeviceptr>(p));
+}
+
+bool GPUExecutable::run(const std::vector<RawTensor> &inputs,
+                        std::vector<RawTensor> &results, std::string &error) {
+  cuda::Driver *d = cuda::driver(error);
+  if (!d)
+    return false;
+  DeviceInputs device{d, {}};
+  if (!device.upload(inputs, error))
+    return false;
+  std::vector<int64_t> resultStruct;
+  if (!invoke(*impl->engine, impl->entry, impl->resultRanks, inputs,
+              device.pointers, resultStruct, error))
+    return false;
+  cuda::CUresult status = cuda::kSuccess;
+  detail::copyResults(
+      resultStruct, impl->resultRanks, impl->resultElementTypes,
+      [&](void *dst, const uint8_t *src, size_t n) {
+        cuda::CUresult r = d->cuMemcpyDtoH(
+            dst, reinterpret_cast<cuda::CUdeviceptr>(src), n);
+        if (status == cuda::kSuccess)
+          status = r;
+      },
+      results);
+  freeResults(d, resultStruct, impl->resultRanks, device.pointers);
+  if (status != cuda::kSuccess) {
+    error = d->describe("copying a result from the GPU", status);
+    return false;
+  }
+  return true;
+}
+
+bool GPUExecutable::time(const std::vector<RawTensor> &inputs, int repeat,
+                         double &kernelMillis, double &wallMillis,
+                         std::string &error) {
+  cuda::Driver *d = cuda::driver(error);
+  if (!d)
+    return false;
+  DeviceInputs device{d, {}};
+  if (!device.upload(inputs, error))
+    return false;
+  std::vector<int64_t> resultStruct;
+  // Warm up: module load, first allocations from the pool.
+  if (!invoke(*impl->engine, impl->entry, impl->resultRanks, inputs,
+              device.pointers, resultStruct, error))
+    return false;
+  freeResults(d, resultStruct, impl->resultRanks, device.pointers);
+  gpuruntime::setTiming(true);
+  gpuruntime::takeKernelMillis();
+  auto start = std::chrono::steady_clock::now();
+  bool ok = true;
+  for (int i = 0; i < repeat && ok; ++i) {
+    ok = invoke(*impl->engine, impl->entry, impl->resultRanks, inputs,
+                device.pointers, resultStruct, error);
+    if (ok)
+      freeResults(d, resultStruct, impl->resultRanks, device.pointers);
+  }
+  auto stop = std::chrono::steady_clock::now();
+  gpuruntime::setTiming(false);
+  kernelMillis = gpuruntime::takeKernelMillis() / repeat;
+  wallMillis =
+      std::chrono::duration<double, std::milli>(stop - start).count() / repeat;
+  return ok;
+}
+
+bool GPUExecutable::timeCopy(size_t bytes, int repeat, double &millis,
+                             std::string &error) {
+  cuda::Driver *d = cuda::driver(error);
+  if (!d)
+    return false;
+  cuda::CUdeviceptr src = 0, dst = 0;
+  cuda::CUstream stream = nullptr;
+  cuda::CUevent start = nullptr, stop = nullptr;
+  cuda::CUresult r = d->cuMemAlloc(&src, bytes);
+  if (r == cuda::kSuccess)
+    r = d->cuMemAlloc(&dst, bytes);
+  if (r == cuda::kSuccess)
+    r = d->cuMemsetD8(src, 0x3C, bytes);
+  if (r == cuda::kSuccess)
+    r = d->cuStreamCreate(&stream, 1);
+  if (r == cuda::kSuccess)
+    r = d->cuEventCreate(&start, 0);
+  if (r == cuda::kSuccess)
+    r = d->cuEventCreate(&stop, 0);
+  if (r == cuda::kSuccess)
+    r = d->cuMemcpyDtoDAsync(dst, src, bytes, stream); // warm-up
+  if (r == cuda::kSuccess)
+    r = d->cuEventRecord(start, stream);
+  for (int i = 0; i < repeat && r == cuda::kSuccess; ++i)
+    r = d->cuMemcpyDtoDAsync(dst, src, bytes, stream);
+  if (r == cuda::kSuccess)
+    r = d->cuEventRecord(stop, stream);
+  if (r == cuda::kSuccess)
+    r = d->cuEventSynchronize(stop);
+  float ms = 0;
+  if (r == cuda::kSuccess)
+    r = d->cuEventElapsedTime(&ms, start, stop);
+  millis = ms / repeat;
+  if (start)
+    d->cuEventDestroy(start);
+  if (stop)
+    d->cuEventDestroy(stop);
+  if (stream)
+    d->cuStreamDestroy(stream);
+  if (src)
+    d->cuMemFree(src);
+  if (dst)
+    d->cuMemFree(dst);
+  if (r != cuda::kSuccess) {
+    error = d->describe("the device-to-device copy", r);
+    return false;
+  }
+  return true;
+}
+
+} // namespace mxq

@@ -1,0 +1,267 @@
+//===- AlignVectorAccesses.cpp - aligned vector loads and stores ----------===//
+//
+// A vector access is only as wide in hardware as the alignment LLVM is told:
+// NVPTX splits an access of alignment 2 into one instruction per element.
+// This pass proves alignments from the indices and puts them on vector.load
+// and vector.store.
+//
+//===----------------------------------------------------------------------===//
+#include "mxq/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/bit.h"
+
+#include <numeric>
+
+namespace mxq {
+#define GEN_PASS_DEF_MXQALIGNVECTORACCESSES
+#include "mxq/Transforms/Passes.h.inc"
+} // namespace mxq
+
+using namespace mlir;
+
+namespace {
+
+/// A number every value of `v` is a multiple of (0: `v` is 0). Looks through
+/// index arithmetic and loop induction variables, `depth` levels deep.
+uint64_t knownMultiple(Value v, int depth = 8) {
+  if (depth == 0)
+    return 1;
+  if (auto c = getConstantIntValue(v))
+    return static_cast<uint64_t>(*c < 0 ? -*c : *c);
+  auto gcd = [](uint64_t a, uint64_t b) { return std::gcd(a, b); };
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (auto loop = dyn_cast<scf::ForOp>(owner))
+      if (arg == loop.getInductionVar())
+        return gcd(knownMultiple(loop.getLowerBound(), depth - 1),
+                   knownMultiple(loop.getStep(), depth - 1));
+    if (auto loop = dyn_cast<scf::ParallelOp>(owner)) {
+      auto ivs = loop.getInductionVars();
+      for (unsigned i = 0; i < ivs.size(); ++i)
+        if (arg == ivs[i])
+          return gcd(knownMultiple(loop.getLowerBound()[i], depth - 1),
+                     knownMultiple(loop.getStep()[i], depth - 1));
+    }
+    return 1;
+  }
+  Operation *def = v.getDefiningOp();
+  if (auto mul = dyn_cast<arith::MulIOp>(def))
+    return knownMultiple(mul.getLhs(), depth - 1) *
+           knownMultiple(mul.getRhs(), depth - 1);
+  if (isa<arith::AddIOp, arith::SubIOp>(def))
+    return gcd(knownMultiple(def->getOperand(0), depth - 1),
+               knownMultiple(def->getOperand(1), depth - 1));
+  if (auto shl = dyn_cast<arith::ShLIOp>(def))
+    if (auto amount = getConstantIntValue(shl.getRhs()))
+      if (*amount >= 0 && *amount < 32)
+        return knownMultiple(shl.getLhs(), depth - 1) << *amount;
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
+    return knownMultiple(def->getOperand(0), depth - 1);
+  return 1;
+}
+
+/// The attribute on a kernel launch whose buffers' dynamic strides are
+/// multiples of the base alignment (the launch is the checked version).
+constexpr const char *kAlignedStridesAttr = "mxq.aligned_strides";
+
+/// Whether `op` sits in a launch versioned on aligned strides.
+bool stridesAssumedAligned(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+    if (p->hasAttr(kAlignedStridesAttr))
+      return true;
+  return false;
+}
+
+/// The alignment in bytes that the access of `base` at `indices` provably
+/// has, at most `cap`; 0 if the access is not contiguous along the last
+/// dimension. With `alignedStrides`, every dynamic stride is taken to be a
+/// multiple of `cap` bytes.
+uint64_t provenAlignment(Value base, ValueRange indices, int64_t cap,
+                         bool alignedStrides = false) {
+  auto type = dyn_cast<MemRefType>(base.getType());
+  if (!type || !type.getElementType().isIntOrFloat())
+    return 0;
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  if (bits % 8 != 0)
+    return 0; // sub-byte elements: one byte each in memory, not packed
+  uint64_t bytes = bits / 8;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty() ||
+      strides.back() != 1)
+    return 0;
+  uint64_t g = ShapedType::isDynamic(offset) ? 1 : offset * bytes;
+  for (auto [index, stride] : llvm::zip(indices, strides)) {
+    uint64_t m = knownMultiple(index);
+    if (m == 0)
+      continue;
+    if (ShapedType::isDynamic(stride)) {
+      if (!alignedStrides)
+        return bytes;
+      g = std::gcd(g, m * static_cast<uint64_t>(cap));
+      continue;
+    }
+    g = std::gcd(g, m * static_cast<uint64_t>(stride) * bytes);
+  }
+  uint64_t align = static_cast<uint64_t>(cap);
+  if (g != 0)
+    align = std::min<uint64_t>(align, uint64_t(1) << llvm::countr_zero(g));
+  return std::max<uint64_t>(align, bytes);
+}
+
+/// Whether the transfer is a plain contiguous 1-D access: no mask, in
+/// bounds, along the last dimension.
+/// Longer vectors stay as they are: NVPTX's register coalescer takes tens of
+/// seconds on kernels with aligned loads of 1 KiB vectors.
+constexpr int64_t kMaxVectorBytes = 256;
+
+template <typename TransferOp>
+bool isContiguous1D(TransferOp op) {
+  VectorType v = op.getVectorType();
+  if (v.getRank() != 1 || v.isScalable() || op.getMask())
+    return false;
+  if (!v.getElementType().isIntOrFloat() ||
+      v.getNumElements() * v.getElementType().getIntOrFloatBitWidth() >
+          kMaxVectorBytes * 8)
+    return false;
+  if (!op.getInBoundsValues()[0])
+    return false;
+  auto type = dyn_cast<MemRefType>(op.getBase().getType());
+  if (!type || type.getElementType() != v.getElementType())
+    return false;
+  AffineMap map = op.getPermutationMap();
+  return map.getNumResults() == 1 && map.isMinorIdentity();
+}
+
+struct AlignRead : OpRewritePattern<vector::TransferReadOp> {
+  AlignRead(MLIRContext *ctx, int64_t cap)
+      : OpRewritePattern(ctx), cap(cap) {}
+  LogicalResult matchAndRewrite(vector::TransferReadOp op,
+                                PatternRewriter &rw) const override {
+    if (!isContiguous1D(op))
+      return failure();
+    uint64_t align = provenAlignment(op.getBase(), op.getIndices(), cap,
+                                     stridesAssumedAligned(op));
+    if (align == 0)
+      return failure();
+    rw.replaceOpWithNewOp<vector::LoadOp>(op, op.getVectorType(), op.getBase(),
+                                          op.getIndices(), false,
+                                          llvm::MaybeAlign(align));
+    return success();
+  }
+  int64_t cap;
+};
+
+struct AlignWrite : OpRewritePattern<vector::TransferWriteOp> {
+  AlignWrite(MLIRContext *ctx, int64_t cap)
+      : OpRewritePattern(ctx), cap(cap) {}
+  LogicalResult matchAndRewrite(vector::TransferWriteOp op,
+                                PatternRewriter &rw) const override {
+    if (!isContiguous1D(op))
+      return failure();
+    uint64_t align = provenAlignment(op.getBase(), op.getIndices(), cap,
+                                     stridesAssumedAligned(op));
+    if (align == 0)
+      return failure();
+    rw.replaceOpWithNewOp<vector::StoreOp>(op, op.getVector(), op.getBase(),
+                                           op.getIndices(), false,
+                                           llvm::MaybeAlign(align));
+    return success();
+  }
+  int64_t cap;
+};
+
+/// The buffers (defined outside `launch`) whose dynamic strides limit the
+/// alignment of a contiguous transfer inside it.
+SetVector<Value> stridesWorthChecking(gpu::LaunchOp launch, int64_t cap) {
+  SetVector<Value> bases;
+  auto consider = [&](auto op) {
+    if (!isContiguous1D(op))
+      return;
+    Value base = op.getBase();
+    if (launch->isAncestor(base.getParentRegion()->getParentOp()))
+      return;
+    uint64_t plain = provenAlignment(base, op.getIndices(), cap);
+    uint64_t assumed = provenAlignment(base, op.getIndices(), cap, true);
+    if (assumed > plain)
+      bases.insert(base);
+  };
+  launch.walk([&](vector::TransferReadOp op) { consider(op); });
+  launch.walk([&](vector::TransferWriteOp op) { consider(op); });
+  return bases;
+}
+
+/// Versions `launch`: `scf.if (every dynamic stride of bases is a multiple
+/// of cap bytes) { the launch, marked } else { the launch }`.
+void version(gpu::LaunchOp launch, const SetVector<Value> &bases,
+             int64_t cap) {
+  OpBuilder b(launch);
+  Location loc = launch.getLoc();
+  Value all;
+  for (Value base : bases) {
+    auto type = cast<MemRefType>(base.getType());
+    auto [strides, offset] = type.getStridesAndOffset();
+    int64_t elems = cap / (type.getElementType().getIntOrFloatBitWidth() / 8);
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, base);
+    for (auto [d, stride] : llvm::enumerate(strides)) {
+      if (!ShapedType::isDynamic(stride))
+        continue;
+      Value rem = arith::RemUIOp::create(
+          b, loc, meta.getStrides()[d],
+          arith::ConstantIndexOp::create(b, loc, elems));
+      Value ok = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, rem,
+          arith::ConstantIndexOp::create(b, loc, 0));
+      all = all ? arith::AndIOp::create(b, loc, all, ok).getResult() : ok;
+    }
+  }
+  if (!all)
+    return;
+  auto ifOp = scf::IfOp::create(b, loc, all, /*withElseRegion=*/true);
+  OpBuilder thenB = ifOp.getThenBodyBuilder();
+  Operation *aligned = thenB.clone(*launch);
+  aligned->setAttr(kAlignedStridesAttr, UnitAttr::get(launch.getContext()));
+  launch->moveBefore(ifOp.elseBlock()->getTerminator());
+}
+
+struct MXQAlignVectorAccesses
+    : ::mxq::impl::MXQAlignVectorAccessesBase<MXQAlignVectorAccesses> {
+  using MXQAlignVectorAccessesBase::MXQAlignVectorAccessesBase;
+  void runOnOperation() override {
+    if (baseAlignment <= 0 || !llvm::isPowerOf2_64(baseAlignment)) {
+      getOperation()->emitError()
+          << "mxq-align-vector-accesses: base-alignment must be a power of "
+             "two, got "
+          << static_cast<int64_t>(baseAlignment);
+      return signalPassFailure();
+    }
+    // Version the kernels whose accesses a dynamic stride keeps narrow.
+    SmallVector<gpu::LaunchOp> launches;
+    getOperation()->walk([&](gpu::LaunchOp launch) {
+      if (!launch.getAsyncToken() && !launch->hasAttr(kAlignedStridesAttr) &&
+          !launch->getParentOfType<gpu::LaunchOp>())
+        launches.push_back(launch);
+    });
+    for (gpu::LaunchOp launch : launches) {
+      SetVector<Value> bases = stridesWorthChecking(launch, baseAlignment);
+      if (!bases.empty())
+        version(launch, bases, baseAlignment);
+    }
+    RewritePatternSet patterns(&getContext());
+    ::mxq::populateAlignVectorAccessesPatterns(patterns, baseAlignment);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void ::mxq::populateAlignVectorAccessesPatterns(RewritePatternSet &patterns,
+                                                int64_t baseAlignment) {
+  patterns.add<AlignRead, AlignWrite>(patterns.getContext(), baseAlignment);
+}

@@ -1,0 +1,84 @@
+//===- ByteSizedMemory.cpp - sub-byte integers accessed as bytes ----------===//
+//
+// A memref of FP4 or FP6 codes keeps one code per byte (LLVM gives i4 and i6
+// an allocation size of one byte). Accessing those bytes as i8 writes the
+// same bytes and keeps LLVM from folding extracts of codes into vectors of
+// i4, which NVPTX legalises through local memory.
+//
+//===----------------------------------------------------------------------===//
+#include "mxq/Transforms/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mxq {
+#define GEN_PASS_DEF_MXQBYTESIZEDMEMORY
+#include "mxq/Transforms/Passes.h.inc"
+} // namespace mxq
+
+using namespace mlir;
+
+namespace {
+
+bool isSubByte(Type t) {
+  auto i = dyn_cast<IntegerType>(t);
+  return i && i.getWidth() < 8;
+}
+
+struct WidenStore : OpRewritePattern<LLVM::StoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LLVM::StoreOp op,
+                                PatternRewriter &rw) const override {
+    if (!isSubByte(op.getValue().getType()))
+      return failure();
+    Location loc = op.getLoc();
+    Value value = op.getValue();
+    Value wide;
+    auto trunc = value.getDefiningOp<LLVM::TruncOp>();
+    if (trunc && cast<IntegerType>(trunc.getArg().getType()).getWidth() > 8) {
+      // trunc to i8 and a mask, not trunc to iN and zext: LLVM would fold
+      // the narrow truncation of a vector element into a vector of iN.
+      unsigned bits = cast<IntegerType>(value.getType()).getWidth();
+      Value byte = LLVM::TruncOp::create(rw, loc, rw.getI8Type(),
+                                         trunc.getArg());
+      Value mask = LLVM::ConstantOp::create(
+          rw, loc, rw.getI8Type(), rw.getI8IntegerAttr((1 << bits) - 1));
+      wide = LLVM::AndOp::create(rw, loc, byte, mask);
+    } else {
+      wide = LLVM::ZExtOp::create(rw, loc, rw.getI8Type(), value);
+    }
+    rw.modifyOpInPlace(op, [&] { op.getValueMutable().assign(wide); });
+    return success();
+  }
+};
+
+struct WidenLoad : OpRewritePattern<LLVM::LoadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LLVM::LoadOp op,
+                                PatternRewriter &rw) const override {
+    Type narrow = op.getResult().getType();
+    if (!isSubByte(narrow))
+      return failure();
+    rw.setInsertionPointAfter(op);
+    auto wide = cast<LLVM::LoadOp>(rw.clone(*op));
+    wide.getResult().setType(rw.getI8Type());
+    rw.replaceOpWithNewOp<LLVM::TruncOp>(op, narrow, wide.getResult());
+    return success();
+  }
+};
+
+struct MXQByteSizedMemory
+    : ::mxq::impl::MXQByteSizedMemoryBase<MXQByteSizedMemory> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    ::mxq::populateByteSizedMemoryPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void ::mxq::populateByteSizedMemoryPatterns(RewritePatternSet &patterns) {
+  patterns.add<WidenStore, WidenLoad>(patterns.getContext());
+}
