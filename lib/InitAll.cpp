@@ -167,7 +167,7 @@ std::string(::mxq::gpuPipeline)(const std::string &chip, int ptx,
   return "mxq-check-nvgpu-target{chip=" + chip +
          " ptx=" + std::to_string(version) +
          "},func.func(mxq-tile{tile-sizes=0}),convert-mxq-to-loops{chip=" +
-         chip + " ptx=" + std::to_string(version) + "},"
+         chip + " ptx=" + std::to_string(version) + " tile-dual=false},"
          "canonicalize,cse,eliminate-empty-tensors,"
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"

@@ -58,29 +58,18 @@ CPUExecutable::compile(ModuleOp module, const std::string &entry,
                             impl->resultElementTypes, error))
     return nullptr;
 
-  // Lower, collecting diagnostics into the error message.
-  std::string diagnostics;
-  {
-    ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
-      llvm::raw_string_ostream os(diagnostics);
-      os << d.getLocation() << ": " << d << "\n";
-      return success();
-    });
-    PassManager pm(module.getContext());
-    if (failed(buildCPUPipeline(pm, tileSizes)) || failed(pm.run(module))) {
-      error = "the CPU pipeline failed:\n" + diagnostics;
-      return nullptr;
-    }
-  }
-
-  static bool initialized = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)initialized;
+  if (!detail::lowerModule(
+          module,
+          [&](OpPassManager &pm) { return buildCPUPipeline(pm, tileSizes); },
+          "the CPU pipeline failed", error))
+    return nullptr;
+  detail::initializeNativeTarget();
+  // ExecutionEngineOptions holds a function_ref: the transformer must
+  // outlive ExecutionEngine::create.
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      makeOptimizingTransformer(3, 0, nullptr);
   ExecutionEngineOptions options;
-  options.transformer = makeOptimizingTransformer(3, 0, nullptr);
+  options.transformer = optimize;
   // memref.copy of strided memrefs (tiles written back into their result)
   // calls memrefCopy from MLIR's C runner utilities.
   static const std::string runnerUtils =

@@ -2,7 +2,10 @@
 #include "Descriptors.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cstring>
@@ -49,6 +52,32 @@ bool prepareEntry(ModuleOp module, const std::string &entry,
     if (!keep.contains(f))
       f.erase();
   return true;
+}
+
+bool lowerModule(ModuleOp module,
+                 llvm::function_ref<LogicalResult(OpPassManager &)> build,
+                 const std::string &what, std::string &error) {
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
+    llvm::raw_string_ostream os(diagnostics);
+    os << d.getLocation() << ": " << d << "\n";
+    return success();
+  });
+  PassManager pm(module.getContext());
+  if (failed(build(pm)) || failed(pm.run(module))) {
+    error = what + ":\n" + diagnostics;
+    return false;
+  }
+  return true;
+}
+
+void initializeNativeTarget() {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
 }
 
 std::vector<int64_t> descriptor(void *data, const std::vector<int64_t> &shape) {

@@ -11,6 +11,7 @@
 #include "mxq/Runtime/CPURunner.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
 
 #include <functional>
 
@@ -22,6 +23,16 @@ namespace mxq::detail {
 bool prepareEntry(mlir::ModuleOp module, const std::string &entry,
                   std::vector<int64_t> &resultRanks,
                   std::vector<mlir::Type> &resultTypes, std::string &error);
+
+/// Runs the pipeline `build` puts into a pass manager on `module`. On
+/// failure, `error` is `what`, a colon and the diagnostics.
+bool lowerModule(mlir::ModuleOp module,
+                 llvm::function_ref<llvm::LogicalResult(mlir::OpPassManager &)>
+                     build,
+                 const std::string &what, std::string &error);
+
+/// Initialises LLVM's native target for the JIT (once).
+void initializeNativeTarget();
 
 /// The descriptor of a row-major buffer of `shape` at `data`.
 std::vector<int64_t> descriptor(void *data, const std::vector<int64_t> &shape);

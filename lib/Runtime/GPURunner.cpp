@@ -51,31 +51,22 @@ GPUExecutable::compile(ModuleOp module, const std::string &entry,
                             impl->resultElementTypes, error))
     return nullptr;
 
-  std::string diagnostics;
-  {
-    ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
-      llvm::raw_string_ostream os(diagnostics);
-      os << d.getLocation() << ": " << d << "\n";
-      return success();
-    });
-    static bool registered = (registerPasses(), true);
-    (void)registered;
-    PassManager pm(module.getContext());
-    if (failed(parsePassPipeline(gpuPipeline(chip, ptx, "isa", ""), pm)) ||
-        failed(pm.run(module))) {
-      error = "the GPU pipeline failed for " + chip + ":\n" + diagnostics;
-      return nullptr;
-    }
-  }
-
-  static bool initialized = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)initialized;
+  if (!detail::lowerModule(
+          module,
+          [&](OpPassManager &pm) {
+            static bool registered = (registerPasses(), true);
+            (void)registered;
+            return parsePassPipeline(gpuPipeline(chip, ptx, "isa", ""), pm);
+          },
+          "the GPU pipeline failed for " + chip, error))
+    return nullptr;
+  detail::initializeNativeTarget();
+  // ExecutionEngineOptions holds a function_ref: the transformer must
+  // outlive ExecutionEngine::create.
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      makeOptimizingTransformer(2, 0, nullptr);
   ExecutionEngineOptions options;
-  options.transformer = makeOptimizingTransformer(2, 0, nullptr);
+  options.transformer = optimize;
   auto engine = ExecutionEngine::create(module, options);
   if (!engine) {
     error = "cannot JIT-compile the host code: " +
@@ -159,28 +150,49 @@ static bool invoke(ExecutionEngine &engine, const std::string &entry,
   return true;
 }
 
-static void freeResults(cuda::Driver *d, const std::vector<int64_t> &structure,
-                        const std::vector<int64_t> &ranks,
-                        const std::vector<void *> &inputs) {
-  for (void *p : detail::resultAllocations(structure, ranks, inputs))
-    d->cuMemFree(reinterpret_cast<cuda::CUdeviceptr>(p));
-}
+namespace {
+
+/// The driver, the inputs copied to the device, and calls of the entry on
+/// them.
+struct Session {
+  ExecutionEngine &engine;
+  const std::string &entry;
+  const std::vector<int64_t> &ranks;
+  const std::vector<RawTensor> &inputs;
+  cuda::Driver *d = nullptr;
+  DeviceInputs device{nullptr, {}};
+  std::vector<int64_t> resultStruct;
+
+  /// Opens the driver, uploads the inputs and calls the entry once.
+  bool start(std::string &error) {
+    d = cuda::driver(error);
+    if (!d)
+      return false;
+    device.d = d;
+    return device.upload(inputs, error) && call(error);
+  }
+  bool call(std::string &error) {
+    return invoke(engine, entry, ranks, inputs, device.pointers, resultStruct,
+                  error);
+  }
+  void freeResults() {
+    for (void *p :
+         detail::resultAllocations(resultStruct, ranks, device.pointers))
+      d->cuMemFree(reinterpret_cast<cuda::CUdeviceptr>(p));
+  }
+};
+
+} // namespace
 
 bool GPUExecutable::run(const std::vector<RawTensor> &inputs,
                         std::vector<RawTensor> &results, std::string &error) {
-  cuda::Driver *d = cuda::driver(error);
-  if (!d)
+  Session session{*impl->engine, impl->entry, impl->resultRanks, inputs};
+  if (!session.start(error))
     return false;
-  DeviceInputs device{d, {}};
-  if (!device.upload(inputs, error))
-    return false;
-  std::vector<int64_t> resultStruct;
-  if (!invoke(*impl->engine, impl->entry, impl->resultRanks, inputs,
-              device.pointers, resultStruct, error))
-    return false;
+  cuda::Driver *d = session.d;
   cuda::CUresult status = cuda::kSuccess;
   detail::copyResults(
-      resultStruct, impl->resultRanks, impl->resultElementTypes,
+      session.resultStruct, impl->resultRanks, impl->resultElementTypes,
       [&](void *dst, const uint8_t *src, size_t n) {
         cuda::CUresult r = d->cuMemcpyDtoH(
             dst, reinterpret_cast<cuda::CUdeviceptr>(src), n);
@@ -188,7 +200,7 @@ bool GPUExecutable::run(const std::vector<RawTensor> &inputs,
           status = r;
       },
       results);
-  freeResults(d, resultStruct, impl->resultRanks, device.pointers);
+  session.freeResults();
   if (status != cuda::kSuccess) {
     error = d->describe("copying a result from the GPU", status);
     return false;
@@ -199,27 +211,19 @@ bool GPUExecutable::run(const std::vector<RawTensor> &inputs,
 bool GPUExecutable::time(const std::vector<RawTensor> &inputs, int repeat,
                          double &kernelMillis, double &wallMillis,
                          std::string &error) {
-  cuda::Driver *d = cuda::driver(error);
-  if (!d)
+  Session session{*impl->engine, impl->entry, impl->resultRanks, inputs};
+  // The first call warms up: module load, first allocations from the pool.
+  if (!session.start(error))
     return false;
-  DeviceInputs device{d, {}};
-  if (!device.upload(inputs, error))
-    return false;
-  std::vector<int64_t> resultStruct;
-  // Warm up: module load, first allocations from the pool.
-  if (!invoke(*impl->engine, impl->entry, impl->resultRanks, inputs,
-              device.pointers, resultStruct, error))
-    return false;
-  freeResults(d, resultStruct, impl->resultRanks, device.pointers);
+  session.freeResults();
   gpuruntime::setTiming(true);
   gpuruntime::takeKernelMillis();
   auto start = std::chrono::steady_clock::now();
   bool ok = true;
   for (int i = 0; i < repeat && ok; ++i) {
-    ok = invoke(*impl->engine, impl->entry, impl->resultRanks, inputs,
-                device.pointers, resultStruct, error);
+    ok = session.call(error);
     if (ok)
-      freeResults(d, resultStruct, impl->resultRanks, device.pointers);
+      session.freeResults();
   }
   auto stop = std::chrono::steady_clock::now();
   gpuruntime::setTiming(false);

@@ -138,10 +138,12 @@ bool isContiguous1D(TransferOp op) {
   return map.getNumResults() == 1 && map.isMinorIdentity();
 }
 
-struct AlignRead : OpRewritePattern<vector::TransferReadOp> {
-  AlignRead(MLIRContext *ctx, int64_t cap)
-      : OpRewritePattern(ctx), cap(cap) {}
-  LogicalResult matchAndRewrite(vector::TransferReadOp op,
+/// A contiguous transfer as an aligned vector.load or vector.store.
+template <typename TransferOp>
+struct AlignTransfer : OpRewritePattern<TransferOp> {
+  AlignTransfer(MLIRContext *ctx, int64_t cap)
+      : OpRewritePattern<TransferOp>(ctx), cap(cap) {}
+  LogicalResult matchAndRewrite(TransferOp op,
                                 PatternRewriter &rw) const override {
     if (!isContiguous1D(op))
       return failure();
@@ -149,28 +151,14 @@ struct AlignRead : OpRewritePattern<vector::TransferReadOp> {
                                      stridesAssumedAligned(op));
     if (align == 0)
       return failure();
-    rw.replaceOpWithNewOp<vector::LoadOp>(op, op.getVectorType(), op.getBase(),
-                                          op.getIndices(), false,
-                                          llvm::MaybeAlign(align));
-    return success();
-  }
-  int64_t cap;
-};
-
-struct AlignWrite : OpRewritePattern<vector::TransferWriteOp> {
-  AlignWrite(MLIRContext *ctx, int64_t cap)
-      : OpRewritePattern(ctx), cap(cap) {}
-  LogicalResult matchAndRewrite(vector::TransferWriteOp op,
-                                PatternRewriter &rw) const override {
-    if (!isContiguous1D(op))
-      return failure();
-    uint64_t align = provenAlignment(op.getBase(), op.getIndices(), cap,
-                                     stridesAssumedAligned(op));
-    if (align == 0)
-      return failure();
-    rw.replaceOpWithNewOp<vector::StoreOp>(op, op.getVector(), op.getBase(),
-                                           op.getIndices(), false,
-                                           llvm::MaybeAlign(align));
+    if constexpr (std::is_same_v<TransferOp, vector::TransferReadOp>)
+      rw.replaceOpWithNewOp<vector::LoadOp>(op, op.getVectorType(),
+                                            op.getBase(), op.getIndices(),
+                                            false, llvm::MaybeAlign(align));
+    else
+      rw.replaceOpWithNewOp<vector::StoreOp>(op, op.getVector(), op.getBase(),
+                                             op.getIndices(), false,
+                                             llvm::MaybeAlign(align));
     return success();
   }
   int64_t cap;
@@ -263,5 +251,7 @@ struct MXQAlignVectorAccesses
 
 void ::mxq::populateAlignVectorAccessesPatterns(RewritePatternSet &patterns,
                                                 int64_t baseAlignment) {
-  patterns.add<AlignRead, AlignWrite>(patterns.getContext(), baseAlignment);
+  patterns.add<AlignTransfer<vector::TransferReadOp>,
+               AlignTransfer<vector::TransferWriteOp>>(patterns.getContext(),
+                                                       baseAlignment);
 }

@@ -31,9 +31,14 @@ constexpr const char *kParallelLoopAttr = "mxq.parallel";
 /// numerics on tensors (the body of convert-mxq-to-loops). With `native`,
 /// the numerics use the target's conversion instructions where they are
 /// exact (see numerics::NativeConverts); without, integer IR throughout.
+/// With `tileDual`, dual_quantize becomes one loop over 32 x 32 tiles (each
+/// input element read once, the tile held whole: right for a CPU core's
+/// vector registers and caches); without, a row-wise and a column-wise
+/// quantize and a transpose of the column codes (what a GPU thread can hold).
 void populateMXQToLoopsPatterns(
     mlir::RewritePatternSet &patterns,
-    std::shared_ptr<const numerics::NativeConverts> native = nullptr);
+    std::shared_ptr<const numerics::NativeConverts> native = nullptr,
+    bool tileDual = true);
 
 #define GEN_PASS_REGISTRATION
 #include "mxq/Conversion/Passes.h.inc"

@@ -28,6 +28,9 @@ def ConvertMXQToLoops : Pass<"convert-mxq-to-loops", "::mlir::ModuleOp"> {
            "NVIDIA chip whose native converts to use (empty: integer IR only)">,
     Option<"ptx", "ptx", "int", /*default=*/"0",
            "PTX ISA version times ten (0: the chip's minimum)">,
+    Option<"tileDual", "tile-dual", "bool", /*default=*/"true",
+           "lower dual_quantize as one loop over 32 x 32 tiles (false: two "
+           "quantizes and a transpose)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",

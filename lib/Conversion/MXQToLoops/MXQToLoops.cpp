@@ -90,10 +90,24 @@ Value fromSmallFloat(OpBuilder &b, Location loc, Value v) {
                                 narrow);
 }
 
-/// Widens f16/bf16 to f32 (exact); f32 stays.
+/// Widens f16/bf16 to f32 (exact); f32 stays. bf16 is widened in integer IR
+/// (its bits are the upper half of the f32's): LLVM 22's x86 lowering of a
+/// scalarised fpext from bfloat flushed subnormals to zero (found by the
+/// differential test on blocks read element by element).
 Value toF32(OpBuilder &b, Location loc, Value v) {
-  if (getElementTypeOrSelf(v.getType()).isF32())
+  Type elt = getElementTypeOrSelf(v.getType());
+  if (elt.isF32())
     return v;
+  if (elt.isBF16()) {
+    Value bits = arith::BitcastOp::create(
+        b, loc, shapedLike(v.getType(), b.getI16Type()), v);
+    Value wide = arith::ExtUIOp::create(
+        b, loc, shapedLike(v.getType(), b.getI32Type()), bits);
+    Value shifted = arith::ShLIOp::create(
+        b, loc, wide, num::i32Const(b, loc, wide.getType(), 16));
+    return arith::BitcastOp::create(
+        b, loc, shapedLike(v.getType(), b.getF32Type()), shifted);
+  }
   return arith::ExtFOp::create(b, loc, shapedLike(v.getType(), b.getF32Type()),
                                v);
 }
@@ -219,20 +233,26 @@ Value writeCodes(OpBuilder &b, Location loc, Value codes, Value dest,
   };
   if (lanes <= kUnrolledLanes) {
     // Static lane indices, no dynamic vector indexing (which a GPU would
-    // spill to local memory) and no branches. In the ragged tail, lanes go
-    // last to first and each writes at min(lane, count - 1): the lanes past
-    // the end all land on the last element, and the last write there is the
-    // right one.
+    // spill to local memory) and no branches. In the ragged tail, lane k
+    // writes at min(k, count - 1) the code of lane min(k, count - 1), kept
+    // in a running select: the lanes past the end rewrite the last element
+    // with its own code. (Lanes stay in the same order as in a whole block,
+    // so that LLVM, sinking the two versions' stores together, merges
+    // values, never lane indices into a dynamic extract.)
     Value t = dest;
-    Value last;
+    Value last, keep;
     if (!inBounds)
       last = arith::SubIOp::create(b, loc, count, indexConst(b, loc, 1));
-    for (int64_t k = 0; k < lanes; ++k) {
-      int64_t lane = inBounds ? k : lanes - 1 - k;
+    for (int64_t lane = 0; lane < lanes; ++lane) {
       Value c = vector::ExtractOp::create(b, loc, codes, lane);
       Value offset = indexConst(b, loc, lane);
-      if (!inBounds)
+      if (!inBounds) {
+        Value live = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           offset, count);
+        keep = lane == 0 ? c : arith::SelectOp::create(b, loc, live, c, keep);
+        c = keep;
         offset = arith::MinUIOp::create(b, loc, offset, last);
+      }
       SmallVector<Value> pos(at.begin(), at.end());
       pos[axis] = arith::AddIOp::create(b, loc, at[axis], offset);
       t = tensor::InsertOp::create(b, loc, toSmallFloat(b, loc, c, elt), t,
@@ -382,9 +402,56 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
                        int64_t group, bool inBounds, Value &scaleBytes) -> Value {
       Value zero = arith::ConstantOp::create(
           b, l, b.getFloatAttr(inType.getElementType(), 0.0));
-      Value v = vector::TransferReadOp::create(
-          b, l, VectorType::get({group * block}, inType.getElementType()),
-          input, at, zero, map, ArrayRef<bool>{inBounds});
+      Value v;
+      if (axis != rank - 1 && group * block <= kUnrolledLanes) {
+        // A block across rows: static lanes (a strided transfer becomes a
+        // loop over a dynamically indexed vector, which a GPU keeps in local
+        // memory). In a ragged block each lane reads at min(lane, count - 1)
+        // and is replaced by 0 past the end.
+        Value count, last;
+        if (!inBounds) {
+          count = blockCount(b, l, size, at[axis], block);
+          last = arith::SubIOp::create(b, l, count, indexConst(b, l, 1));
+        }
+        // 16-bit elements travel as i16: LLVM's x86 backend carries scalar
+        // bfloat in f32 registers and rounds back with a truncation that
+        // flushes subnormals.
+        Type elt = inType.getElementType();
+        unsigned width = elt.getIntOrFloatBitWidth();
+        Type laneTy = width == 16 ? Type(b.getI16Type()) : elt;
+        Value laneZero =
+            width == 16
+                ? arith::ConstantOp::create(b, l, b.getI16IntegerAttr(0))
+                      .getResult()
+                : zero;
+        SmallVector<Value> lanes;
+        for (int64_t lane = 0; lane < group * block; ++lane) {
+          Value offset = indexConst(b, l, lane);
+          if (!inBounds)
+            offset = arith::MinUIOp::create(b, l, offset, last);
+          SmallVector<Value> pos(at.begin(), at.end());
+          pos[axis] = arith::AddIOp::create(b, l, at[axis], offset);
+          Value e = tensor::ExtractOp::create(b, l, input, pos);
+          if (width == 16)
+            e = arith::BitcastOp::create(b, l, laneTy, e);
+          if (!inBounds)
+            e = arith::SelectOp::create(
+                b, l,
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult,
+                                      indexConst(b, l, lane), count),
+                e, laneZero);
+          lanes.push_back(e);
+        }
+        v = vector::FromElementsOp::create(
+            b, l, VectorType::get({group * block}, laneTy), lanes);
+        if (width == 16)
+          v = arith::BitcastOp::create(
+              b, l, VectorType::get({group * block}, elt), v);
+      } else {
+        v = vector::TransferReadOp::create(
+            b, l, VectorType::get({group * block}, inType.getElementType()),
+            input, at, zero, map, ArrayRef<bool>{inBounds});
+      }
       Value x = toF32(b, l, v);
       if (group == 1) {
         Value absBits = arith::AndIOp::create(
@@ -572,18 +639,23 @@ struct DequantizeLowering : OpRewritePattern<dialect::DequantizeOp> {
                                                op.getScaleLayout());
           Value s = fromSmallFloat(
               b, l, tensor::ExtractOp::create(b, l, scales, sIdx));
-          Value code = readCodes(b, l, codes, at, axis, block, count);
-          Value value = num::decodeElement(b, l, code, format);
-          Value scale = vector::BroadcastOp::create(
-              b, l, value.getType(), num::scaleValue(b, l, s));
-          Value y = num::canonicalizeNaN(
-              b, l, arith::MulFOp::create(b, l, value, scale));
-          Value out = fromF32(b, l, y, resElt);
-          Value written = vector::TransferWriteOp::create(
-                              b, l, out, iters[0], at, map,
-                              ArrayRef<bool>{false})
-                              .getResult();
-          return {written};
+          // Whole blocks unmasked, the ragged tail masked.
+          auto emit = [&](OpBuilder &b, Location l,
+                          bool inBounds) -> SmallVector<Value> {
+            Value code =
+                readCodes(b, l, codes, at, axis, block, count, inBounds);
+            Value value = num::decodeElement(b, l, code, format);
+            Value scale = vector::BroadcastOp::create(
+                b, l, value.getType(), num::scaleValue(b, l, s));
+            Value y = num::canonicalizeNaN(
+                b, l, arith::MulFOp::create(b, l, value, scale));
+            Value out = fromF32(b, l, y, resElt);
+            return {vector::TransferWriteOp::create(
+                        b, l, out, iters[0], at, map,
+                        ArrayRef<bool>{inBounds})
+                        .getResult()};
+          };
+          return splitOnWholeBlock(b, l, size, k0, block, emit);
         });
     markParallel(nest);
     rw.replaceOp(op, nest.results);
@@ -704,13 +776,18 @@ struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
           SmallVector<Value> at(ivs.begin(), ivs.end());
           at[rank - 2] = i0;
           at[rank - 1] = j0;
+          Value rows = blockCount(b, l, m, i0, T);
+          Value cols = blockCount(b, l, k, j0, T);
+          // A whole tile is read and written unmasked; a ragged one masked.
+          auto emit = [&](OpBuilder &b, Location l,
+                          bool inBounds) -> SmallVector<Value> {
           Value zero = arith::ConstantOp::create(
               b, l, b.getFloatAttr(inType.getElementType(), 0.0));
           AffineMap minor2 =
               AffineMap::getMinorIdentityMap(rank, 2, b.getContext());
           Value tile = vector::TransferReadOp::create(
               b, l, tileIn, input, at, zero, minor2,
-              ArrayRef<bool>{false, false});
+              ArrayRef<bool>{inBounds, inBounds});
           Value x = toF32(b, l, tile);
           Value absBits = arith::AndIOp::create(
               b, l, arith::BitcastOp::create(b, l, tileI32, x),
@@ -733,27 +810,36 @@ struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
             return num::encodeElement(b, l, y, format, rounding, nanElement, native());
           };
           // The scales of `count` lines starting at `first`, at their
-          // swizzled offsets.
+          // swizzled offsets: static lanes (no dynamic vector indexing, which
+          // a GPU spills); in a ragged tile lanes past the end rewrite the
+          // last line's byte (see writeCodes).
           auto storeScales = [&](Value scales, Value s, Value first,
                                  Value count, int64_t rowDim, int64_t axis,
                                  Value blk, Value numBlocks) {
-            auto loop = scf::ForOp::create(
-                b, l, indexConst(b, l, 0), count, indexConst(b, l, 1),
-                ValueRange{scales},
-                [&](OpBuilder &nb, Location nl, Value a, ValueRange iter) {
-                  SmallVector<Value> pos(at);
-                  pos[rowDim] = arith::AddIOp::create(nb, nl, first, a);
-                  SmallVector<Value> idx =
-                      scaleIndex(nb, nl, pos, axis, blk, numBlocks,
-                                 dialect::ScaleLayout::swizzle_32_4_4);
-                  Value byte = vector::ExtractOp::create(
-                      nb, nl, s, ArrayRef<OpFoldResult>{a});
-                  Value t = tensor::InsertOp::create(
-                      nb, nl, toSmallFloat(nb, nl, byte, scaleElt), iter[0],
-                      idx);
-                  scf::YieldOp::create(nb, nl, t);
-                });
-            return loop.getResult(0);
+            Value last =
+                arith::SubIOp::create(b, l, count, indexConst(b, l, 1));
+            Value keep;
+            for (int64_t lane = 0; lane < T; ++lane) {
+              Value byte = vector::ExtractOp::create(b, l, s, lane);
+              Value offset = indexConst(b, l, lane);
+              if (!inBounds) {
+                Value live = arith::CmpIOp::create(
+                    b, l, arith::CmpIPredicate::ult, offset, count);
+                keep = lane == 0
+                           ? byte
+                           : arith::SelectOp::create(b, l, live, byte, keep);
+                byte = keep;
+                offset = arith::MinUIOp::create(b, l, offset, last);
+              }
+              SmallVector<Value> pos(at);
+              pos[rowDim] = arith::AddIOp::create(b, l, first, offset);
+              SmallVector<Value> idx =
+                  scaleIndex(b, l, pos, axis, blk, numBlocks,
+                             dialect::ScaleLayout::swizzle_32_4_4);
+              scales = tensor::InsertOp::create(
+                  b, l, toSmallFloat(b, l, byte, scaleElt), scales, idx);
+            }
+            return scales;
           };
 
           Value sRow, sCol;
@@ -766,21 +852,35 @@ struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
                                           ArrayRef<int64_t>{1, 0}));
           Value c0 = vector::TransferWriteOp::create(
                          b, l, rowCodes, iters[0], at, minor2,
-                         ArrayRef<bool>{false, false})
+                         ArrayRef<bool>{inBounds, inBounds})
                          .getResult();
           SmallVector<Value> atT(at);
           std::swap(atT[rank - 1], atT[rank - 2]);
           Value c1 = vector::TransferWriteOp::create(
                          b, l, colCodes, iters[2], atT, minor2,
-                         ArrayRef<bool>{false, false})
+                         ArrayRef<bool>{inBounds, inBounds})
                          .getResult();
-          Value rows = blockCount(b, l, m, i0, T);
-          Value cols = blockCount(b, l, k, j0, T);
           Value s0 = storeScales(iters[1], sRow, i0, rows, rank - 2, rank - 1,
                                  tj, rowBlocks);
           Value s1 = storeScales(iters[3], sCol, j0, cols, rank - 1, rank - 2,
                                  ti, colBlocks);
           return {c0, s0, c1, s1};
+          };
+          Value whole = arith::AndIOp::create(
+              b, l,
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, rows,
+                                    indexConst(b, l, T)),
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, cols,
+                                    indexConst(b, l, T)));
+          auto ifOp = scf::IfOp::create(
+              b, l, whole,
+              [&](OpBuilder &tb, Location tl) {
+                scf::YieldOp::create(tb, tl, emit(tb, tl, true));
+              },
+              [&](OpBuilder &eb, Location el) {
+                scf::YieldOp::create(eb, el, emit(eb, el, false));
+              });
+          return scf::ValueVector(ifOp.getResults().begin(), ifOp.getResults().end());
         });
     markParallel(nest);
     rw.replaceOp(op, nest.results);
@@ -979,7 +1079,10 @@ struct TwoLevelQuantizeLowering
             ValueRange iters) -> scf::ValueVector {
           Value g = ivs[last];
           Value k0 = arith::MulIOp::create(b, l, g, indexConst(b, l, kL1));
-          Value x = smoothed(b, l, ivs, k0, kL1);
+          // Whole groups unmasked, the ragged tail masked.
+          auto emit = [&](OpBuilder &b, Location l,
+                          bool inBounds) -> SmallVector<Value> {
+          Value x = smoothed(b, l, ivs, k0, kL1, inBounds);
           SmallVector<Value> l0At(ivs.begin(), ivs.end());
           l0At[last] = arith::DivUIOp::create(b, l, g,
                                               indexConst(b, l, kL0 / kL1));
@@ -1025,12 +1128,14 @@ struct TwoLevelQuantizeLowering
           SmallVector<Value> at(ivs.begin(), ivs.end());
           at[last] = k0;
           Value newCodes = writeCodes(b, l, code, iters[0], at, last,
-                                      blockCount(b, l, n, k0, kL1));
+                                      blockCount(b, l, n, k0, kL1), inBounds);
           SmallVector<Value> sIdx = scaleIndex(b, l, ivs, last, g, numGroups,
                                                dialect::ScaleLayout::pairs);
           Value newScales = tensor::InsertOp::create(
               b, l, toSmallFloat(b, l, byte, scaleElt), iters[1], sIdx);
           return {newCodes, newScales};
+          };
+          return splitOnWholeBlock(b, l, n, k0, kL1, emit);
         });
     markParallel(nest1);
     rw.replaceOp(op, {nest1.results[0], level0, nest1.results[1]});
@@ -1162,7 +1267,7 @@ struct ConvertMXQToLoops
       }
       native = ::mxq::makeNVVMConverts(*target);
     }
-    ::mxq::populateMXQToLoopsPatterns(patterns, std::move(native));
+    ::mxq::populateMXQToLoopsPatterns(patterns, std::move(native), tileDual);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     WalkResult left = getOperation()->walk([](Operation *op) {
@@ -1181,10 +1286,12 @@ struct ConvertMXQToLoops
 
 void ::mxq::populateMXQToLoopsPatterns(
     RewritePatternSet &patterns,
-    std::shared_ptr<const numerics::NativeConverts> native) {
+    std::shared_ptr<const numerics::NativeConverts> native, bool tileDual) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<QuantizeLowering, DualQuantizeTiled, DualQuantizeLowering,
+  patterns.add<QuantizeLowering, DualQuantizeLowering,
                TwoLevelQuantizeLowering, FakeQuantLowering>(ctx, native);
+  if (tileDual)
+    patterns.add<DualQuantizeTiled>(ctx, native);
   patterns.add<DequantizeLowering, ConvertScaleLayoutLowering,
                FakeQuantGradLowering>(ctx);
 }

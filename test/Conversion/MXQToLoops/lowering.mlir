@@ -13,7 +13,8 @@
 // Four whole blocks at once: one read, four scales as one vector.
 // CHECK: scf.if
 // CHECK: vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<?x?xbf16>, vector<128xbf16>
-// CHECK: arith.extf {{.*}} : vector<128xbf16> to vector<128xf32>
+// CHECK: arith.bitcast {{.*}} : vector<128xbf16> to vector<128xi16>
+// CHECK: arith.shli
 // CHECK: vector.multi_reduction <maxui>, {{.*}} [1] : vector<4x32xi32> to vector<4xi32>
 // CHECK: arith.mulf {{.*}} : vector<4x32xf32>
 // CHECK: arith.bitcast {{.*}} : vector<128xi8> to vector<128xf8E4M3FN>
@@ -36,10 +37,12 @@ func.func @quantize_e4m3(%x: tensor<?x?xbf16>) -> (tensor<?x?xf8E4M3FN>, tensor<
   return %q, %s : tensor<?x?xf8E4M3FN>, tensor<?x?xf8E8M0FNU>
 }
 
-// Blocks along a non-minor axis are read with a permutation map; FP4 codes
-// are stored one by one (LLVM packs vectors of i4 in memory), at static lane
+// Blocks along a non-minor axis are read element by element at static lanes
+// (a strided transfer would index a vector dynamically); FP4 codes are
+// stored one by one (LLVM packs vectors of i4 in memory), at static lane
 // indices, the ragged tail too (lanes past its end clamped to its last).
-// CHECK: vector.transfer_read {{.*}} {permutation_map = #{{.*}}} : tensor<?x?xf32>, vector<32xf32>
+// CHECK: tensor.extract {{.*}} : tensor<?x?xf32>
+// CHECK: vector.from_elements {{.*}} : vector<32xf32>
 // CHECK-NOT: scf.for
 // CHECK: vector.extract %{{.*}}[31] : i32 from vector<32xi32>
 // CHECK: arith.minui

@@ -1,7 +1,9 @@
 """Runs every function of an MLIR file through mxq-gpu-pipeline for a chip
-and assembles each PTX module with ptxas. usage: assemble_all.py MXQ_OPT
-PTXAS FILE CHIP WORKDIR"""
+and assembles each PTX module with ptxas -v, counting the kernels ptxas
+rejects and those with a stack frame or spills (local memory).
+usage: assemble_all.py MXQ_OPT PTXAS FILE CHIP WORKDIR"""
 import os
+import re
 import subprocess
 import sys
 
@@ -19,12 +21,16 @@ subprocess.run([sys.executable, os.path.join(here, "extract_ptx.py"), out, ptx],
                check=True, capture_output=True)
 modules = [f for f in os.listdir(work)
            if f.startswith(os.path.basename(ptx))]
-bad = 0
+bad = local = 0
 for m in sorted(modules):
-    q = subprocess.run([ptxas, f"-arch={chip}", os.path.join(work, m), "-o",
-                        os.devnull], capture_output=True, text=True)
+    q = subprocess.run([ptxas, f"-arch={chip}", "-v", os.path.join(work, m),
+                        "-o", os.devnull], capture_output=True, text=True)
     if q.returncode:
         bad += 1
         print(f"FAIL {m}: {q.stderr.strip()[:300]}")
-print(f"{len(modules)} PTX modules for {chip}, {bad} rejected by ptxas")
-sys.exit(1 if bad else 0)
+    elif re.search(r"[1-9][0-9]* bytes (stack frame|spill)", q.stderr):
+        local += 1
+        print(f"LOCAL MEMORY {m}: {q.stderr.strip()[:300]}")
+print(f"{len(modules)} PTX modules for {chip}, {bad} rejected by ptxas, "
+      f"{local} using local memory")
+sys.exit(1 if bad or local else 0)

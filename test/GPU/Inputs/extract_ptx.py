@@ -5,25 +5,16 @@ the other, to standard output (for FileCheck)."""
 import re
 import sys
 
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+
 text = sys.stdin.read() if sys.argv[1] == "-" else open(sys.argv[1]).read()
 objects = re.findall(r'assembly = "((?:[^"\\]|\\.)*)"', text)
 if not objects:
     sys.exit("no #gpu.object with PTX assembly found in " + sys.argv[1])
 
 
-def unescape(s):
-    out, i = [], 0
-    while i < len(s):
-        if s[i] == "\\" and i + 2 < len(s) + 1 and re.match(r"[0-9A-Fa-f]{2}", s[i + 1:i + 3]):
-            out.append(chr(int(s[i + 1:i + 3], 16)))
-            i += 3
-        elif s[i] == "\\":
-            out.append(s[i + 1])
-            i += 2
-        else:
-            out.append(s[i])
-            i += 1
-    return "".join(out)
+from extract_ptx_lib import unescape  # noqa: E402
+
 
 
 if sys.argv[2] == "-":

@@ -1,0 +1,99 @@
+// The kernels of every op family, on both chips: the native converts the
+// target description allows (e4m3 on sm_90; also e2m1 and ue8m0 on sm_100a,
+// integer code for them on sm_90), 128-bit global loads and stores, and no
+// local memory anywhere.
+// RUN: mxq-opt %s --mxq-gpu-pipeline="chip=sm_90" | %PYTHON %S/Inputs/extract_ptx.py - - | FileCheck %s --check-prefixes=CHECK,SM90 --implicit-check-not=.local --implicit-check-not=e2m1x2 --implicit-check-not=ue8m0x2
+// RUN: mxq-opt %s --mxq-gpu-pipeline="chip=sm_100a" | %PYTHON %S/Inputs/extract_ptx.py - - | FileCheck %s --check-prefixes=CHECK,SM100A --implicit-check-not=.local
+
+// SM90: .target sm_90
+// SM100A: .target sm_100a
+
+// MXFP8 quantize: the scale padding fill, then 4 blocks per thread read as
+// 16 x 128 bits, converted in pairs, written as 8 x 128 bits.
+// CHECK-LABEL: .entry q8_kernel(
+// CHECK-LABEL: .entry q8_kernel(
+// CHECK-DAG: ld.global.v4.b32
+// CHECK-DAG: cvt.rn.satfinite.e4m3x2.f32
+// SM100A-DAG: cvt.rp.ue8m0x2.f32
+// CHECK-DAG: st.global.v4.b32
+func.func @q8(%x: tensor<64x128xbf16>) -> (tensor<64x128xf8E4M3FN>, tensor<64x4xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = rceil : tensor<64x128xbf16> -> tensor<64x128xf8E4M3FN>, tensor<64x4xf8E8M0FNU>
+  return %q, %s : tensor<64x128xf8E4M3FN>, tensor<64x4xf8E8M0FNU>
+}
+
+// FP4 quantize: native e2m1 pairs on sm_100a only.
+// CHECK-LABEL: .entry q4_kernel(
+// CHECK-LABEL: .entry q4_kernel(
+// CHECK-DAG: ld.global.v4.b32
+// SM100A-DAG: cvt.rn.satfinite.e2m1x2.f32
+// SM100A-DAG: cvt.rp.ue8m0x2.f32
+func.func @q4(%x: tensor<64x128xbf16>) -> (tensor<64x128xf4E2M1FN>, tensor<64x2x2xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = rceil inf = saturate layout = pairs : tensor<64x128xbf16> -> tensor<64x128xf4E2M1FN>, tensor<64x2x2xf8E8M0FNU>
+  return %q, %s : tensor<64x128xf4E2M1FN>, tensor<64x2x2xf8E8M0FNU>
+}
+
+// Dual quantize on a GPU: the row-wise quantize (128-bit accesses), the
+// column-wise one (a thread per column block: consecutive threads read
+// consecutive elements of a row, coalesced), then the column codes
+// transposed. A thread holding a whole 32 x 32 tile, as on the CPU, spills
+// 27 KB to local memory.
+// CHECK-LABEL: .entry dual_kernel(
+// CHECK-LABEL: .entry dual_kernel(
+// CHECK-DAG: ld.global.v4.b32
+// CHECK-DAG: cvt.rn.satfinite.e4m3x2.f32
+// CHECK-DAG: st.global.v4.b32
+// CHECK-LABEL: .entry dual_kernel(
+// CHECK-DAG: ld.global.b16
+// CHECK-DAG: cvt.rn.satfinite.e4m3x2.f32
+// CHECK-LABEL: .entry dual_kernel(
+// CHECK: ld.global.b8
+// CHECK: st.global.b8
+func.func @dual(%x: tensor<128x128xbf16>) -> (tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>) {
+  %a, %b, %c, %d = mxq.dual_quantize %x scale = rceil : tensor<128x128xbf16> -> tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
+  return %a, %b, %c, %d : tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
+}
+
+// Two-level: level 0 (fp32 scale per 512) in 32-element chunks, then the
+// groups of 32 with native e2m1 on sm_100a.
+// CHECK-LABEL: .entry two_kernel(
+// CHECK-LABEL: .entry two_kernel(
+// CHECK: ld.global.v4.b32
+// CHECK-LABEL: .entry two_kernel(
+// CHECK-DAG: ld.global.v4.b32
+// SM100A-DAG: cvt.rn.satfinite.e2m1x2.f32
+func.func @two(%x: tensor<64x1024xbf16>) -> (tensor<64x1024xf4E2M1FN>, tensor<64x2xf32>, tensor<64x16x2xf8E8M0FNU>) {
+  %y, %l0, %l1 = mxq.two_level_quantize %x rounding = rne : tensor<64x1024xbf16> -> tensor<64x1024xf4E2M1FN>, tensor<64x2xf32>, tensor<64x16x2xf8E8M0FNU>
+  return %y, %l0, %l1 : tensor<64x1024xf4E2M1FN>, tensor<64x2xf32>, tensor<64x16x2xf8E8M0FNU>
+}
+
+// Fake quant: one element per thread (coalesced 32-bit accesses), the e4m3
+// rounding native on both chips.
+// CHECK-LABEL: .entry fq_kernel(
+// CHECK: cvt.rn.satfinite.e4m3x2.f32
+func.func @fq(%x: tensor<64x128xf32>, %step: tensor<1xf32>, %zp: tensor<1xf32>) -> tensor<64x128xf32> {
+  %y = mxq.fake_quant %x, %step, %zp format = f8E4M3FN quant_min = -448.0 quant_max = 448.0 : tensor<64x128xf32>, tensor<1xf32>, tensor<1xf32>
+  return %y : tensor<64x128xf32>
+}
+
+// Dequantize: codes read as 2 x 128 bits, values written as 8 x 128 bits.
+// CHECK-LABEL: .entry dq_kernel(
+// CHECK-DAG: ld.global.v4.b32
+// CHECK-DAG: st.global.v4.b32
+func.func @dq(%q: tensor<64x128xf8E4M3FN>, %s: tensor<64x4xf8E8M0FNU>) -> tensor<64x128xf32> {
+  %y = mxq.dequantize %q, %s axis = 1 layout = linear : tensor<64x128xf8E4M3FN>, tensor<64x4xf8E8M0FNU> -> tensor<64x128xf32>
+  return %y : tensor<64x128xf32>
+}
+
+// Dynamic shapes: each kernel is versioned on the row strides. The version
+// for strides that are multiples of 16 bytes uses 128-bit accesses.
+// CHECK-LABEL: .entry dyn_kernel(
+// CHECK-LABEL: .entry dyn_kernel(
+// CHECK: ld.global.v4.b32
+// CHECK: st.global.v4.b32
+// CHECK-LABEL: .entry dyn_kernel(
+// CHECK-NOT: ld.global.v4
+// CHECK: ld.global.b16
+func.func @dyn(%x: tensor<?x?xbf16>) -> (tensor<?x?xf8E4M3FN>, tensor<?x?xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = rceil : tensor<?x?xbf16> -> tensor<?x?xf8E4M3FN>, tensor<?x?xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf8E4M3FN>, tensor<?x?xf8E8M0FNU>
+}
