@@ -63,26 +63,15 @@ CPUExecutable::compile(ModuleOp module, const std::string &entry,
           [&](OpPassManager &pm) { return buildCPUPipeline(pm, tileSizes); },
           "the CPU pipeline failed", error))
     return nullptr;
-  detail::initializeNativeTarget();
-  // ExecutionEngineOptions holds a function_ref: the transformer must
-  // outlive ExecutionEngine::create.
-  std::function<llvm::Error(llvm::Module *)> optimize =
-      makeOptimizingTransformer(3, 0, nullptr);
-  ExecutionEngineOptions options;
-  options.transformer = optimize;
   // memref.copy of strided memrefs (tiles written back into their result)
   // calls memrefCopy from MLIR's C runner utilities.
   static const std::string runnerUtils =
       std::string(MXQ_MLIR_LIB_DIR) + "/libmlir_c_runner_utils.so";
   SmallVector<StringRef, 1> libs{runnerUtils};
-  options.sharedLibPaths = libs;
-  auto engine = ExecutionEngine::create(module, options);
-  if (!engine) {
-    error = "cannot JIT-compile the module: " +
-            llvm::toString(engine.takeError());
+  auto engine = detail::jitCompile(module, 3, libs, error);
+  if (!engine)
     return nullptr;
-  }
-  impl->engine = std::move(*engine);
+  impl->engine = std::move(engine);
   std::unique_ptr<CPUExecutable> exe(new CPUExecutable());
   exe->impl = std::move(impl);
   return exe;

@@ -2,6 +2,7 @@
 #include "Descriptors.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/TargetSelect.h"
@@ -71,13 +72,29 @@ bool lowerModule(ModuleOp module,
   return true;
 }
 
-void initializeNativeTarget() {
+std::unique_ptr<ExecutionEngine>
+jitCompile(ModuleOp module, unsigned optLevel,
+           llvm::ArrayRef<llvm::StringRef> libs, std::string &error) {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     return true;
   }();
   (void)initialized;
+  // ExecutionEngineOptions holds a function_ref: the transformer must
+  // outlive ExecutionEngine::create.
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      makeOptimizingTransformer(optLevel, 0, nullptr);
+  ExecutionEngineOptions options;
+  options.transformer = optimize;
+  options.sharedLibPaths = libs;
+  auto engine = ExecutionEngine::create(module, options);
+  if (!engine) {
+    error = "cannot JIT-compile the module: " +
+            llvm::toString(engine.takeError());
+    return nullptr;
+  }
+  return std::move(*engine);
 }
 
 std::vector<int64_t> descriptor(void *data, const std::vector<int64_t> &shape) {

@@ -10,6 +10,7 @@
 
 #include "mxq/Runtime/CPURunner.h"
 
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -31,8 +32,11 @@ bool lowerModule(mlir::ModuleOp module,
                      build,
                  const std::string &what, std::string &error);
 
-/// Initialises LLVM's native target for the JIT (once).
-void initializeNativeTarget();
+/// JIT-compiles `module` (LLVM dialect) at `optLevel`, loading `libs`;
+/// null and a sentence in `error` on failure.
+std::unique_ptr<mlir::ExecutionEngine>
+jitCompile(mlir::ModuleOp module, unsigned optLevel,
+           llvm::ArrayRef<llvm::StringRef> libs, std::string &error);
 
 /// The descriptor of a row-major buffer of `shape` at `data`.
 std::vector<int64_t> descriptor(void *data, const std::vector<int64_t> &shape);

@@ -60,27 +60,17 @@ GPUExecutable::compile(ModuleOp module, const std::string &entry,
           },
           "the GPU pipeline failed for " + chip, error))
     return nullptr;
-  detail::initializeNativeTarget();
-  // ExecutionEngineOptions holds a function_ref: the transformer must
-  // outlive ExecutionEngine::create.
-  std::function<llvm::Error(llvm::Module *)> optimize =
-      makeOptimizingTransformer(2, 0, nullptr);
-  ExecutionEngineOptions options;
-  options.transformer = optimize;
-  auto engine = ExecutionEngine::create(module, options);
-  if (!engine) {
-    error = "cannot JIT-compile the host code: " +
-            llvm::toString(engine.takeError());
+  auto engine = detail::jitCompile(module, 2, {}, error);
+  if (!engine)
     return nullptr;
-  }
-  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+  engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap map;
     for (auto [name, address] : gpuruntime::symbols())
       map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                              llvm::JITSymbolFlags::Exported};
     return map;
   });
-  impl->engine = std::move(*engine);
+  impl->engine = std::move(engine);
   std::unique_ptr<GPUExecutable> exe(new GPUExecutable());
   exe->impl = std::move(impl);
   return exe;
