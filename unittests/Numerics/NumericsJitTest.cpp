@@ -174,6 +174,97 @@ TEST_F(NumericsJit, EncodeEveryF16AndBF16InEveryFormatAndRounding) {
         }
 }
 
+/// The contract of a target's conversion instructions, in integer IR: exact
+/// on what encodeElement and scaleByte hand them (finite values; positive
+/// finite d), and a poison byte (0x55) on anything else, which the callers
+/// must never let through (they choose the codes of Inf, NaN and zero).
+class ContractConverts : public num::NativeConverts {
+public:
+  Value encodeFiniteRNE(OpBuilder &b, Location l, Value x,
+                        ElementFormat f) const override {
+    Value code = num::encodeElementGeneral(b, l, x, f, Rounding::RNE,
+                                           NanElement::Max);
+    return poisonUnless(b, l, x, finite(b, l, x), code);
+  }
+  Value e8m0RoundUp(OpBuilder &b, Location l, Value d) const override {
+    Value bits = arith::BitcastOp::create(b, l, i32Like(b, d), d);
+    Value e = arith::ShRUIOp::create(b, l, bits, num::i32Const(b, l, d.getType(), 23));
+    Value m = arith::AndIOp::create(b, l, bits,
+                                    num::i32Const(b, l, d.getType(), 0x7FFFFF));
+    Value zeroE = cmp(b, l, arith::CmpIPredicate::eq, e, 0);
+    Value up = arith::SelectOp::create(
+        b, l, zeroE, cmp(b, l, arith::CmpIPredicate::ugt, m, 0x400000),
+        cmp(b, l, arith::CmpIPredicate::ne, m, 0));
+    Value byte = arith::AddIOp::create(
+        b, l, e, arith::ExtUIOp::create(b, l, i32Like(b, d), up));
+    Value positive = cmp(b, l, arith::CmpIPredicate::ne, bits, 0);
+    return poisonUnless(b, l, d,
+                        arith::AndIOp::create(b, l, finite(b, l, d), positive),
+                        byte);
+  }
+
+private:
+  static Type i32Like(OpBuilder &b, Value v) {
+    if (auto t = dyn_cast<VectorType>(v.getType()))
+      return VectorType::get(t.getShape(), b.getI32Type());
+    return b.getI32Type();
+  }
+  static Value cmp(OpBuilder &b, Location l, arith::CmpIPredicate p, Value x,
+                   int64_t c) {
+    return arith::CmpIOp::create(b, l, p, x, num::i32Const(b, l, x.getType(), c));
+  }
+  static Value finite(OpBuilder &b, Location l, Value x) {
+    Value abs = arith::AndIOp::create(
+        b, l, arith::BitcastOp::create(b, l, i32Like(b, x), x),
+        num::i32Const(b, l, x.getType(), 0x7FFFFFFF));
+    return cmp(b, l, arith::CmpIPredicate::ult, abs, 0x7F800000);
+  }
+  static Value poisonUnless(OpBuilder &b, Location l, Value like, Value ok,
+                            Value value) {
+    return arith::SelectOp::create(b, l, ok, value,
+                                   num::i32Const(b, l, like.getType(), 0x55));
+  }
+};
+
+TEST_F(NumericsJit, NativeConvertHooksNeverDecideSpecialValues) {
+  ContractConverts native;
+  std::vector<float> inputs = allSixteenBitValues();
+  for (ElementFormat f : kFormats)
+    for (NanElement nan : {NanElement::Max, NanElement::Zero}) {
+      if (formatInfo(f).hasNaN && nan == NanElement::Zero)
+        continue;
+      for (bool vectorForm : {false, true}) {
+        std::vector<uint32_t> got = run(
+            [&](OpBuilder &b, Location l, Value x) {
+              return num::encodeElement(b, l, x, f, Rounding::RNE, nan,
+                                        &native);
+            },
+            vectorForm, inputs);
+        size_t mismatches = 0;
+        for (size_t i = 0; i < inputs.size(); ++i)
+          if (got[i] != ref::encodeElement(inputs[i], f, Rounding::RNE, nan) &&
+              mismatches++ < 3)
+            ADD_FAILURE() << formatInfo(f).name << " input bits " << std::hex
+                          << ref::bitsOf(inputs[i]) << ": got " << got[i];
+        EXPECT_EQ(mismatches, 0u);
+      }
+    }
+  std::vector<float> amax = scaleBoundaries();
+  for (InfPolicy p : {InfPolicy::NaN, InfPolicy::Saturate})
+    for (ElementFormat f : kFormats) {
+      std::vector<uint32_t> got = run(
+          [&](OpBuilder &b, Location l, Value x) {
+            return num::scaleByte(b, l, x, ScaleAlgorithm::RCeil, p, f,
+                                  &native);
+          },
+          true, amax);
+      for (size_t i = 0; i < amax.size(); ++i)
+        EXPECT_EQ(got[i], ref::scaleByte(amax[i], ScaleAlgorithm::RCeil, p, f))
+            << formatInfo(f).name << " amax bits " << std::hex
+            << ref::bitsOf(amax[i]);
+    }
+}
+
 TEST_F(NumericsJit, DecodeEveryCode) {
   std::vector<float> codes;
   for (int c = 0; c < 256; ++c)
