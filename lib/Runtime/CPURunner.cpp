@@ -40,12 +40,7 @@ unsigned bytesPerElement(Type type) {
   return 0;
 }
 
-struct CPUExecutable::Impl {
-  std::unique_ptr<ExecutionEngine> engine;
-  std::string entry;
-  std::vector<int64_t> resultRanks;
-  std::vector<Type> resultElementTypes;
-};
+struct CPUExecutable::Impl : detail::CompiledEntry {};
 
 CPUExecutable::~CPUExecutable() = default;
 

@@ -18,6 +18,14 @@
 
 namespace mxq::detail {
 
+/// A compiled entry function: its JIT and what is needed to call it.
+struct CompiledEntry {
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+  std::string entry;
+  std::vector<int64_t> resultRanks;
+  std::vector<mlir::Type> resultElementTypes;
+};
+
 /// Checks that `entry` exists and returns only what can be returned, records
 /// its result ranks and element types, asks for its C interface and erases
 /// every function it does not call.

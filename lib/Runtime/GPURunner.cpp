@@ -20,12 +20,7 @@ using namespace mlir;
 
 namespace mxq {
 
-struct GPUExecutable::Impl {
-  std::unique_ptr<ExecutionEngine> engine;
-  std::string entry;
-  std::vector<int64_t> resultRanks;
-  std::vector<Type> resultElementTypes;
-};
+struct GPUExecutable::Impl : detail::CompiledEntry {};
 
 GPUExecutable::~GPUExecutable() = default;
 
