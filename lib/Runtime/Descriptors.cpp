@@ -72,15 +72,19 @@ bool lowerModule(ModuleOp module,
   return true;
 }
 
-std::unique_ptr<ExecutionEngine>
-jitCompile(ModuleOp module, unsigned optLevel,
-           llvm::ArrayRef<llvm::StringRef> libs, std::string &error) {
+void initializeNativeTarget() {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     return true;
   }();
   (void)initialized;
+}
+
+std::unique_ptr<ExecutionEngine>
+jitCompile(ModuleOp module, unsigned optLevel,
+           llvm::ArrayRef<llvm::StringRef> libs, std::string &error) {
+  initializeNativeTarget();
   // ExecutionEngineOptions holds a function_ref: the transformer must
   // outlive ExecutionEngine::create.
   std::function<llvm::Error(llvm::Module *)> optimize =

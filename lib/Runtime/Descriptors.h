@@ -40,6 +40,9 @@ bool lowerModule(mlir::ModuleOp module,
                      build,
                  const std::string &what, std::string &error);
 
+/// Initialises LLVM's native target (once).
+void initializeNativeTarget();
+
 /// JIT-compiles `module` (LLVM dialect) at `optLevel`, loading `libs`;
 /// null and a sentence in `error` on failure.
 std::unique_ptr<mlir::ExecutionEngine>

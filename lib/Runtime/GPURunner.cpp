@@ -1,7 +1,7 @@
 //===- GPURunner.cpp - compile and run mxq functions on an NVIDIA GPU -----===//
 #include "mxq/Runtime/GPURunner.h"
 #include "Descriptors.h"
-#include "GPURuntime.h"
+#include "mxq/Runtime/GPURuntime.h"
 #include "mxq/InitAll.h"
 #include "mxq/Runtime/CUDADriver.h"
 
@@ -10,7 +10,15 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -69,6 +77,112 @@ GPUExecutable::compile(ModuleOp module, const std::string &entry,
   std::unique_ptr<GPUExecutable> exe(new GPUExecutable());
   exe->impl = std::move(impl);
   return exe;
+}
+
+bool GPUExecutable::emitSharedLibrary(ModuleOp module, const std::string &entry,
+                                      std::string chip, int ptx,
+                                      const std::string &path,
+                                      std::string &error) {
+  if (chip.empty()) {
+    error = "a chip is needed to compile ahead of time (--chip)";
+    return false;
+  }
+  auto func = module.lookupSymbol<func::FuncOp>(entry);
+  std::string signature;
+  if (func)
+    for (Type t : func.getFunctionType().getInputs()) {
+      auto rt = dyn_cast<RankedTensorType>(t);
+      if (!rt || !bytesPerElement(rt.getElementType())) {
+        error = "@" + entry + " takes an argument that is not a ranked tensor "
+                "of a supported element type";
+        return false;
+      }
+      std::string type;
+      llvm::raw_string_ostream os(type);
+      os << rt.getElementType();
+      signature += "arg " + std::to_string(rt.getRank()) + " " + type + "\n";
+    }
+  std::vector<int64_t> ranks;
+  std::vector<Type> types;
+  if (!detail::prepareEntry(module, entry, ranks, types, error))
+    return false;
+  for (auto [rank, type] : llvm::zip(ranks, types)) {
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << type;
+    signature += "result " + std::to_string(rank) + " " + name + "\n";
+  }
+  if (!detail::lowerModule(
+          module,
+          [&](OpPassManager &pm) {
+            static bool registered = (registerPasses(), true);
+            (void)registered;
+            return parsePassPipeline(gpuPipeline(chip, ptx, "isa", ""), pm);
+          },
+          "the GPU pipeline failed for " + chip, error))
+    return false;
+
+  // The host code to an object file, then a shared library.
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, context);
+  if (!llvmModule) {
+    error = "cannot translate the host code to LLVM IR";
+    return false;
+  }
+  detail::initializeNativeTarget();
+  std::string triple = llvm::sys::getDefaultTargetTriple();
+  std::string lookupError;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), lookupError);
+  if (!target) {
+    error = "no LLVM target for " + triple + ": " + lookupError;
+    return false;
+  }
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      llvm::Triple(triple), "generic", "", llvm::TargetOptions(),
+      llvm::Reloc::PIC_));
+  llvmModule->setDataLayout(machine->createDataLayout());
+  llvmModule->setTargetTriple(llvm::Triple(triple));
+  std::string object = path + ".o";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(object, ec, llvm::sys::fs::OF_None);
+    if (ec) {
+      error = "cannot write '" + object + "': " + ec.message();
+      return false;
+    }
+    llvm::legacy::PassManager pm;
+    if (machine->addPassesToEmitFile(pm, out, nullptr,
+                                     llvm::CodeGenFileType::ObjectFile)) {
+      error = "LLVM cannot emit an object file for " + triple;
+      return false;
+    }
+    pm.run(*llvmModule);
+  }
+  auto cxx = llvm::sys::findProgramByName("c++");
+  if (!cxx) {
+    error = "no C++ compiler (c++) on the PATH to link '" + path + "'";
+    return false;
+  }
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(
+      *cxx, {*cxx, "-shared", "-o", path, object}, std::nullopt, {}, 0, 0,
+      &message);
+  llvm::sys::fs::remove(object);
+  if (rc != 0) {
+    error = "linking '" + path + "' failed" +
+            (message.empty() ? std::string() : ": " + message);
+    return false;
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream sig(path + ".sig", ec, llvm::sys::fs::OF_Text);
+  if (ec) {
+    error = "cannot write '" + path + ".sig': " + ec.message();
+    return false;
+  }
+  sig << "entry " << entry << "\nchip " << chip << "\n" << signature;
+  return true;
 }
 
 namespace {

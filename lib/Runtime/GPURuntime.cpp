@@ -1,5 +1,5 @@
 //===- GPURuntime.cpp - mxq's implementation of the mgpu* calls -----------===//
-#include "GPURuntime.h"
+#include "mxq/Runtime/GPURuntime.h"
 
 #include "mxq/Runtime/CUDADriver.h"
 
@@ -101,17 +101,17 @@ using namespace mxq::gpuruntime;
 
 extern "C" {
 
-static void *mxqModuleLoadJIT(void *data, int) { return loadModule(data); }
+void *mgpuModuleLoadJIT(void *data, int) { return loadModule(data); }
 
-static void *mxqModuleLoad(void *data, size_t) { return loadModule(data); }
+void *mgpuModuleLoad(void *data, size_t) { return loadModule(data); }
 
-static void mxqModuleUnload(void *module) {
+void mgpuModuleUnload(void *module) {
   std::string error;
   if (Driver *d = driver(error); d && module)
     d->cuModuleUnload(static_cast<CUmodule>(module));
 }
 
-static void *mxqModuleGetFunction(void *module, const char *name) {
+void *mgpuModuleGetFunction(void *module, const char *name) {
   Driver *d = get();
   if (!d || !module)
     return nullptr;
@@ -122,7 +122,7 @@ static void *mxqModuleGetFunction(void *module, const char *name) {
   return f;
 }
 
-static void mxqLaunchKernel(void *function, intptr_t gx, intptr_t gy,
+void mgpuLaunchKernel(void *function, intptr_t gx, intptr_t gy,
                             intptr_t gz, intptr_t bx, intptr_t by, intptr_t bz,
                             int32_t smem, void *stream, void **params,
                             void **extra, size_t) {
@@ -148,7 +148,7 @@ static void mxqLaunchKernel(void *function, intptr_t gx, intptr_t gy,
   }
 }
 
-static void *mxqStreamCreate() {
+void *mgpuStreamCreate() {
   Driver *d = get();
   if (!d)
     return nullptr;
@@ -165,13 +165,13 @@ static void *mxqStreamCreate() {
   return s;
 }
 
-static void mxqStreamDestroy(void *stream) {
+void mgpuStreamDestroy(void *stream) {
   std::lock_guard<std::mutex> lock(mxq::gpuruntime::mutex);
   if (stream)
     streamPool.push_back(static_cast<CUstream>(stream));
 }
 
-static void mxqStreamSynchronize(void *stream) {
+void mgpuStreamSynchronize(void *stream) {
   Driver *d = get();
   if (!d)
     return;
@@ -180,7 +180,7 @@ static void mxqStreamSynchronize(void *stream) {
   sumEvents(d, static_cast<CUstream>(stream));
 }
 
-static void *mxqMemAlloc(uint64_t size, void *stream, bool hostShared) {
+void *mgpuMemAlloc(uint64_t size, void *stream, bool hostShared) {
   Driver *d = get();
   if (!d || size == 0)
     return nullptr;
@@ -195,7 +195,7 @@ static void *mxqMemAlloc(uint64_t size, void *stream, bool hostShared) {
   return reinterpret_cast<void *>(p);
 }
 
-static void mxqMemFree(void *ptr, void *stream) {
+void mgpuMemFree(void *ptr, void *stream) {
   Driver *d = get();
   if (!d || !ptr)
     return;
@@ -204,7 +204,7 @@ static void mxqMemFree(void *ptr, void *stream) {
                           static_cast<CUstream>(stream)));
 }
 
-static void mxqMemcpy(void *dst, void *src, size_t size, void *stream) {
+void mgpuMemcpy(void *dst, void *src, size_t size, void *stream) {
   Driver *d = get();
   if (!d || size == 0)
     return;
@@ -220,19 +220,19 @@ namespace mxq::gpuruntime {
 
 std::vector<std::pair<const char *, void *>> symbols() {
   return {
-      {"mgpuModuleLoadJIT", reinterpret_cast<void *>(&mxqModuleLoadJIT)},
-      {"mgpuModuleLoad", reinterpret_cast<void *>(&mxqModuleLoad)},
-      {"mgpuModuleUnload", reinterpret_cast<void *>(&mxqModuleUnload)},
+      {"mgpuModuleLoadJIT", reinterpret_cast<void *>(&mgpuModuleLoadJIT)},
+      {"mgpuModuleLoad", reinterpret_cast<void *>(&mgpuModuleLoad)},
+      {"mgpuModuleUnload", reinterpret_cast<void *>(&mgpuModuleUnload)},
       {"mgpuModuleGetFunction",
-       reinterpret_cast<void *>(&mxqModuleGetFunction)},
-      {"mgpuLaunchKernel", reinterpret_cast<void *>(&mxqLaunchKernel)},
-      {"mgpuStreamCreate", reinterpret_cast<void *>(&mxqStreamCreate)},
-      {"mgpuStreamDestroy", reinterpret_cast<void *>(&mxqStreamDestroy)},
+       reinterpret_cast<void *>(&mgpuModuleGetFunction)},
+      {"mgpuLaunchKernel", reinterpret_cast<void *>(&mgpuLaunchKernel)},
+      {"mgpuStreamCreate", reinterpret_cast<void *>(&mgpuStreamCreate)},
+      {"mgpuStreamDestroy", reinterpret_cast<void *>(&mgpuStreamDestroy)},
       {"mgpuStreamSynchronize",
-       reinterpret_cast<void *>(&mxqStreamSynchronize)},
-      {"mgpuMemAlloc", reinterpret_cast<void *>(&mxqMemAlloc)},
-      {"mgpuMemFree", reinterpret_cast<void *>(&mxqMemFree)},
-      {"mgpuMemcpy", reinterpret_cast<void *>(&mxqMemcpy)},
+       reinterpret_cast<void *>(&mgpuStreamSynchronize)},
+      {"mgpuMemAlloc", reinterpret_cast<void *>(&mgpuMemAlloc)},
+      {"mgpuMemFree", reinterpret_cast<void *>(&mgpuMemFree)},
+      {"mgpuMemcpy", reinterpret_cast<void *>(&mgpuMemcpy)},
   };
 }
 

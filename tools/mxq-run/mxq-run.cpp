@@ -46,8 +46,7 @@ static cl::list<std::string> inputs("input",
                                     cl::desc("an argument, as a .npy file "
                                              "(repeat, in argument order)"));
 static cl::opt<std::string> outputDir("output-dir",
-                                      cl::desc("where result<i>.npy go"),
-                                      cl::Required);
+                                      cl::desc("where result<i>.npy go"));
 static cl::opt<bool> reference(
     "reference", cl::desc("run the C++ reference of each op instead of "
                           "compiling through the CPU pipeline"));
@@ -64,6 +63,11 @@ static cl::opt<std::string> chip(
 static cl::opt<int> ptx("ptx", cl::desc("with --gpu: PTX ISA version times "
                                         "ten (default: the chip's minimum)"),
                         cl::init(0));
+static cl::opt<std::string> emitGPULibrary(
+    "emit-gpu-library",
+    cl::desc("with --gpu and --chip: compile ahead of time into this shared "
+             "library (and FILE.sig) for mxq-gpu-launch instead of running; "
+             "no --input or --output-dir needed"));
 static cl::opt<bool> print("print",
                            cl::desc("print the first values of each result"));
 
@@ -132,6 +136,17 @@ int main(int argc, char **argv) {
   auto func = module->lookupSymbol<func::FuncOp>(entry);
   if (!func)
     return error("'" + inputFile + "' has no function @" + entry);
+  if (!emitGPULibrary.empty()) {
+    if (!gpu || chip.empty())
+      return error("--emit-gpu-library needs --gpu and --chip");
+    std::string err;
+    if (!::mxq::GPUExecutable::emitSharedLibrary(*module, entry, chip, ptx,
+                                                 emitGPULibrary, err))
+      return error(err);
+    return 0;
+  }
+  if (outputDir.empty())
+    return error("--output-dir is required");
   auto fnType = func.getFunctionType();
   if (fnType.getNumInputs() != inputs.size())
     return error("@" + entry + " takes " + llvm::Twine(fnType.getNumInputs()) +

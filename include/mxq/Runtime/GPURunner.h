@@ -47,6 +47,16 @@ public:
   static bool timeCopy(size_t bytes, int repeat, double &millis,
                        std::string &error);
 
+  /// Compiles `entry` ahead of time into the shared library `path` (host
+  /// code with the kernels' PTX inside; it needs nothing but the mgpu*
+  /// runtime calls, which `mxq-gpu-launch` provides, so it runs on a
+  /// machine without LLVM or MLIR) and writes its signature to
+  /// `path + ".sig"`: one line per argument ("arg RANK TYPE") and per result
+  /// ("result RANK TYPE"). Needs a C++ compiler (`c++`) to link.
+  static bool emitSharedLibrary(mlir::ModuleOp module, const std::string &entry,
+                                std::string chip, int ptx,
+                                const std::string &path, std::string &error);
+
 private:
   GPUExecutable() = default;
   struct Impl;

@@ -8,8 +8,8 @@
 // and the runner asks for it after each call.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MXQ_LIB_RUNTIME_GPURUNTIME_H
-#define MXQ_LIB_RUNTIME_GPURUNTIME_H
+#ifndef MXQ_RUNTIME_GPURUNTIME_H
+#define MXQ_RUNTIME_GPURUNTIME_H
 
 #include <string>
 #include <utility>
@@ -31,4 +31,4 @@ double takeKernelMillis();
 
 } // namespace mxq::gpuruntime
 
-#endif // MXQ_LIB_RUNTIME_GPURUNTIME_H
+#endif // MXQ_RUNTIME_GPURUNTIME_H

@@ -1,0 +1,310 @@
+//===- mxq-gpu-launch.cpp - run an ahead-of-time compiled mxq function ----===//
+//
+//   mxq-gpu-launch LIB.so --input A.npy [--input B.npy ...] --output-dir DIR
+//                  [--repeat N]
+//
+// Runs a function that `mxq-run --gpu --chip C --emit-gpu-library LIB.so`
+// compiled ahead of time, on the first NVIDIA GPU, with mxq-run's .npy
+// conventions (f32 <f4, f16 <f2, bf16 <u2, 8-bit codes and E8M0 |u1, FP4
+// |u1 two per byte along the last axis, element 0 in the low nibble). It
+// needs only the NVIDIA driver: no LLVM, no MLIR (plain C++; the library
+// calls the mgpu* functions this program exports). With --repeat it also
+// prints the kernel time per call (CUDA events) and the wall time.
+//
+//===----------------------------------------------------------------------===//
+#include "mxq/Reference/Reference.h"
+#include "mxq/Runtime/CUDADriver.h"
+#include "mxq/Runtime/GPURuntime.h"
+#include "mxq/Support/Npy.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <dlfcn.h>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+
+namespace {
+
+struct Tensor {
+  int64_t rank = 0;
+  std::string type; ///< "bf16", "f8E4M3FN", ...
+};
+
+int fail(const std::string &message) {
+  std::fprintf(stderr, "mxq-gpu-launch: error: %s\n", message.c_str());
+  return 1;
+}
+
+/// Bytes per element in memory and the .npy dtype of an element type.
+bool typeInfo(const std::string &type, unsigned &bytes, std::string &descr) {
+  if (type == "f32") {
+    bytes = 4, descr = "<f4";
+  } else if (type == "f16") {
+    bytes = 2, descr = "<f2";
+  } else if (type == "bf16") {
+    bytes = 2, descr = "<u2";
+  } else if (type.rfind("f8", 0) == 0 || type.rfind("f6", 0) == 0 ||
+             type.rfind("f4", 0) == 0) {
+    bytes = 1, descr = "|u1";
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// A ranked memref descriptor of a row-major buffer.
+std::vector<int64_t> descriptor(void *data, const std::vector<int64_t> &shape) {
+  int64_t rank = shape.size();
+  std::vector<int64_t> d(3 + 2 * rank);
+  std::memcpy(&d[0], &data, sizeof(void *));
+  std::memcpy(&d[1], &data, sizeof(void *));
+  int64_t stride = 1;
+  for (int64_t i = rank - 1; i >= 0; --i) {
+    d[3 + i] = shape[i];
+    d[3 + rank + i] = stride;
+    stride *= shape[i];
+  }
+  return d;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string library, outputDir;
+  std::vector<std::string> inputs;
+  int repeat = 0;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const char *flag) -> const char * {
+      if (i + 1 >= argc) {
+        fail(std::string(flag) + " needs a value");
+        std::exit(1);
+      }
+      return argv[++i];
+    };
+    if (a == "--input")
+      inputs.push_back(value("--input"));
+    else if (a == "--output-dir")
+      outputDir = value("--output-dir");
+    else if (a == "--repeat")
+      repeat = std::atoi(value("--repeat"));
+    else if (!a.empty() && a[0] != '-' && library.empty())
+      library = a;
+    else
+      return fail("unknown argument '" + a + "'");
+  }
+  if (library.empty() || outputDir.empty())
+    return fail("usage: mxq-gpu-launch LIB.so --input A.npy ... --output-dir "
+                "DIR [--repeat N]");
+  if (repeat < 0)
+    return fail("--repeat must not be negative");
+
+  // The signature mxq-run wrote beside the library.
+  std::ifstream sig(library + ".sig");
+  if (!sig)
+    return fail("cannot open '" + library + ".sig' (written by mxq-run "
+                "--emit-gpu-library)");
+  std::string entry, chip, line;
+  std::vector<Tensor> args, results;
+  while (std::getline(sig, line)) {
+    std::istringstream in(line);
+    std::string kind;
+    in >> kind;
+    Tensor t;
+    if (kind == "entry")
+      in >> entry;
+    else if (kind == "chip")
+      in >> chip;
+    else if (kind == "arg" && (in >> t.rank >> t.type))
+      args.push_back(t);
+    else if (kind == "result" && (in >> t.rank >> t.type))
+      results.push_back(t);
+    else if (!kind.empty())
+      return fail("'" + library + ".sig' has a line it does not know: '" +
+                  line + "'");
+  }
+  if (entry.empty())
+    return fail("'" + library + ".sig' names no entry");
+  if (args.size() != inputs.size())
+    return fail("@" + entry + " takes " + std::to_string(args.size()) +
+                " arguments, but " + std::to_string(inputs.size()) +
+                " --input files were given");
+
+  // Loading the library resolves its mgpu* calls against this program and
+  // runs its constructor, which loads the kernels (through the driver).
+  std::string error;
+  void *lib = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib)
+    return fail(std::string("cannot load '") + library + "': " + dlerror());
+  auto *fn = reinterpret_cast<void (*)(void **)>(
+      dlsym(lib, ("_mlir_ciface_" + entry).c_str()));
+  if (!fn)
+    return fail("'" + library + "' has no _mlir_ciface_" + entry);
+  std::string loadError = mxq::gpuruntime::takeError();
+  if (!loadError.empty())
+    return fail("loading the kernels failed: " + loadError);
+  mxq::cuda::Driver *d = mxq::cuda::driver(error);
+  if (!d)
+    return fail(error);
+
+  // Inputs to the device.
+  std::vector<mxq::cuda::CUdeviceptr> device(inputs.size(), 0);
+  std::vector<std::vector<int64_t>> shapes(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    mxq::npy::Array a;
+    if (!mxq::npy::read(inputs[i], a, error))
+      return fail("input " + std::to_string(i) + ": " + error);
+    unsigned bytes;
+    std::string descr;
+    if (!typeInfo(args[i].type, bytes, descr))
+      return fail("input " + std::to_string(i) + ": unsupported type " +
+                  args[i].type);
+    if (a.descr != descr || int64_t(a.shape.size()) != args[i].rank)
+      return fail("input " + std::to_string(i) + ": expected dtype " + descr +
+                  " and rank " + std::to_string(args[i].rank) + " for " +
+                  args[i].type);
+    shapes[i] = a.shape;
+    std::vector<uint8_t> data = a.data;
+    if (args[i].type == "f4E2M1FN") {
+      shapes[i].back() *= 2;
+      data = mxq::ref::unpackFP4(a.data, shapes[i]);
+    }
+    if (!data.empty() &&
+        (d->cuMemAlloc(&device[i], data.size()) != mxq::cuda::kSuccess ||
+         d->cuMemcpyHtoD(device[i], data.data(), data.size()) !=
+             mxq::cuda::kSuccess))
+      return fail("cannot copy input " + std::to_string(i) + " to the GPU");
+  }
+
+  size_t words = 0;
+  for (const Tensor &r : results)
+    words += 3 + 2 * r.rank;
+  std::vector<int64_t> resultStruct(std::max<size_t>(words, 1), 0);
+  auto call = [&]() -> bool {
+    std::vector<std::vector<int64_t>> descriptors;
+    for (size_t i = 0; i < inputs.size(); ++i)
+      descriptors.push_back(
+          descriptor(reinterpret_cast<void *>(device[i]), shapes[i]));
+    std::vector<void *> ptrs;
+    for (auto &dsc : descriptors)
+      ptrs.push_back(dsc.data());
+    // _mlir_ciface_entry(results*, descriptors*...): up to 4 arguments.
+    void *res = resultStruct.data();
+    using F0 = void (*)(void *);
+    using F1 = void (*)(void *, void *);
+    using F2 = void (*)(void *, void *, void *);
+    using F3 = void (*)(void *, void *, void *, void *);
+    void *raw = reinterpret_cast<void *>(fn);
+    switch (ptrs.size()) {
+    case 0: reinterpret_cast<F0>(raw)(res); break;
+    case 1: reinterpret_cast<F1>(raw)(res, ptrs[0]); break;
+    case 2: reinterpret_cast<F2>(raw)(res, ptrs[0], ptrs[1]); break;
+    case 3: reinterpret_cast<F3>(raw)(res, ptrs[0], ptrs[1], ptrs[2]); break;
+    default:
+      error = "functions of more than 3 arguments are not supported";
+      return false;
+    }
+    error = mxq::gpuruntime::takeError();
+    return error.empty();
+  };
+  auto freeResults = [&]() {
+    size_t at = 0;
+    std::vector<void *> freed;
+    for (const Tensor &r : results) {
+      void *allocated;
+      std::memcpy(&allocated, &resultStruct[at], sizeof(void *));
+      at += 3 + 2 * r.rank;
+      bool isInput = false;
+      for (auto p : device)
+        isInput |= reinterpret_cast<void *>(p) == allocated;
+      bool seen = false;
+      for (void *f : freed)
+        seen |= f == allocated;
+      if (allocated && !isInput && !seen) {
+        d->cuMemFree(reinterpret_cast<mxq::cuda::CUdeviceptr>(allocated));
+        freed.push_back(allocated);
+      }
+    }
+  };
+
+  if (results.empty())
+    return fail("@" + entry + " returns nothing");
+  if (!call())
+    return fail("@" + entry + " failed on the GPU: " + error);
+  mkdir(outputDir.c_str(), 0755);
+  size_t at = 0;
+  for (size_t k = 0; k < results.size(); ++k) {
+    const int64_t *w = resultStruct.data() + at;
+    int64_t rank = results[k].rank;
+    at += 3 + 2 * rank;
+    unsigned bytes;
+    std::string descr;
+    if (!typeInfo(results[k].type, bytes, descr))
+      return fail("result " + std::to_string(k) + ": unsupported type " +
+                  results[k].type);
+    uint8_t *aligned;
+    std::memcpy(&aligned, &w[1], sizeof(void *));
+    std::vector<int64_t> shape(w + 3, w + 3 + rank);
+    int64_t count = 1, span = 1;
+    for (int64_t dim = 0; dim < rank; ++dim) {
+      count *= shape[dim];
+      if (shape[dim] > 0)
+        span += (shape[dim] - 1) * w[3 + rank + dim];
+    }
+    std::vector<uint8_t> memory(count ? span * bytes : 0), data(count * bytes);
+    if (count &&
+        d->cuMemcpyDtoH(memory.data(),
+                        reinterpret_cast<mxq::cuda::CUdeviceptr>(
+                            aligned + w[2] * bytes),
+                        memory.size()) != mxq::cuda::kSuccess)
+      return fail("cannot copy result " + std::to_string(k) + " back");
+    std::vector<int64_t> index(rank, 0);
+    for (int64_t e = 0; e < count; ++e) {
+      int64_t offset = 0;
+      for (int64_t dim = 0; dim < rank; ++dim)
+        offset += index[dim] * w[3 + rank + dim];
+      std::memcpy(&data[e * bytes], &memory[offset * bytes], bytes);
+      for (int64_t dim = rank - 1; dim >= 0; --dim) {
+        if (++index[dim] < shape[dim])
+          break;
+        index[dim] = 0;
+      }
+    }
+    mxq::npy::Array out;
+    out.descr = descr;
+    out.shape = shape;
+    out.data = data;
+    if (results[k].type == "f4E2M1FN") {
+      out.data = mxq::ref::packFP4(data, shape);
+      out.shape.back() = (shape.back() + 1) / 2;
+    }
+    std::string path = outputDir + "/result" + std::to_string(k) + ".npy";
+    if (!mxq::npy::write(path, out, error))
+      return fail(error);
+  }
+  freeResults();
+
+  if (repeat > 0) {
+    mxq::gpuruntime::setTiming(true);
+    mxq::gpuruntime::takeKernelMillis();
+    auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < repeat; ++i) {
+      if (!call())
+        return fail("@" + entry + " failed on the GPU: " + error);
+      freeResults();
+    }
+    auto stop = std::chrono::steady_clock::now();
+    double wall =
+        std::chrono::duration<double, std::milli>(stop - start).count() /
+        repeat;
+    std::printf("%s on %s (%s): kernels %.4f ms per call, wall %.4f ms\n",
+                entry.c_str(), d->deviceName.c_str(), chip.c_str(),
+                mxq::gpuruntime::takeKernelMillis() / repeat, wall);
+  }
+  for (auto p : device)
+    if (p)
+      d->cuMemFree(p);
+  return 0;
+}
