@@ -1,7 +1,7 @@
 //===- mxq-gpu-launch.cpp - run an ahead-of-time compiled mxq function ----===//
 //
 //   mxq-gpu-launch LIB.so --input A.npy [--input B.npy ...] --output-dir DIR
-//                  [--repeat N]
+//                  [--repeat N [--copy-baseline]]
 //
 // Runs a function that `mxq-run --gpu --chip C --emit-gpu-library LIB.so`
 // compiled ahead of time, on the first NVIDIA GPU, with mxq-run's .npy
@@ -9,7 +9,9 @@
 // |u1 two per byte along the last axis, element 0 in the low nibble). It
 // needs only the NVIDIA driver: no LLVM, no MLIR (plain C++; the library
 // calls the mgpu* functions this program exports). With --repeat it also
-// prints the kernel time per call (CUDA events) and the wall time.
+// prints the kernel time per call (CUDA events) and the wall time, and with
+// --copy-baseline the time of a device-to-device copy of the first input's
+// bytes, measured in the same run.
 //
 //===----------------------------------------------------------------------===//
 #include "mxq/Reference/Reference.h"
@@ -75,6 +77,7 @@ int main(int argc, char **argv) {
   std::string library, outputDir;
   std::vector<std::string> inputs;
   int repeat = 0;
+  bool copyBaseline = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char *flag) -> const char * {
@@ -90,6 +93,8 @@ int main(int argc, char **argv) {
       outputDir = value("--output-dir");
     else if (a == "--repeat")
       repeat = std::atoi(value("--repeat"));
+    else if (a == "--copy-baseline")
+      copyBaseline = true;
     else if (!a.empty() && a[0] != '-' && library.empty())
       library = a;
     else
@@ -302,6 +307,39 @@ int main(int argc, char **argv) {
     std::printf("%s on %s (%s): kernels %.4f ms per call, wall %.4f ms\n",
                 entry.c_str(), d->deviceName.c_str(), chip.c_str(),
                 mxq::gpuruntime::takeKernelMillis() / repeat, wall);
+  }
+  if (repeat > 0 && copyBaseline && !device.empty()) {
+    // A device-to-device copy of the first input's bytes, timed by events.
+    size_t bytes = 1;
+    {
+      unsigned size;
+      std::string descr;
+      typeInfo(args[0].type, size, descr);
+      bytes = size;
+      for (int64_t dim : shapes[0])
+        bytes *= dim;
+    }
+    mxq::cuda::CUdeviceptr dst = 0;
+    mxq::cuda::CUstream stream = nullptr;
+    mxq::cuda::CUevent start = nullptr, stop = nullptr;
+    float ms = 0;
+    bool ok = d->cuMemAlloc(&dst, bytes) == mxq::cuda::kSuccess &&
+              d->cuStreamCreate(&stream, 1) == mxq::cuda::kSuccess &&
+              d->cuEventCreate(&start, 0) == mxq::cuda::kSuccess &&
+              d->cuEventCreate(&stop, 0) == mxq::cuda::kSuccess &&
+              d->cuMemcpyDtoDAsync(dst, device[0], bytes, stream) ==
+                  mxq::cuda::kSuccess &&
+              d->cuEventRecord(start, stream) == mxq::cuda::kSuccess;
+    for (int i = 0; ok && i < repeat; ++i)
+      ok = d->cuMemcpyDtoDAsync(dst, device[0], bytes, stream) ==
+           mxq::cuda::kSuccess;
+    ok = ok && d->cuEventRecord(stop, stream) == mxq::cuda::kSuccess &&
+         d->cuEventSynchronize(stop) == mxq::cuda::kSuccess &&
+         d->cuEventElapsedTime(&ms, start, stop) == mxq::cuda::kSuccess;
+    if (!ok)
+      return fail("the device-to-device copy failed");
+    std::printf("copy of %zu bytes: %.4f ms\n", bytes, ms / repeat);
+    d->cuMemFree(dst);
   }
   for (auto p : device)
     if (p)
