@@ -67,14 +67,8 @@ def main():
                         zlib.crc32(f"{entry}{M}x{K}".encode()))
                     d = os.path.join(out, "data", f"{entry}_{M}x{K}")
                     os.makedirs(d, exist_ok=True)
-                    inputs = []
-                    for i, a in enumerate(argspec.split(";")):
-                        kind, shape = a.split(":")
-                        dims = tuple(int(eval(e, {}, {"M": M, "K": K}))
-                                     for e in shape.split(","))
-                        path = os.path.join(d, f"arg{i}.npy")
-                        np.save(path, differential.make_arg(rng, kind, dims))
-                        inputs.append(os.path.relpath(path, out))
+                    inputs = [os.path.relpath(p, out) for p in
+                              differential.write_inputs(rng, argspec, M, K, d)]
                     expected = os.path.join(d, "cpu")
                     run([mxq_run, mlir, "--entry", entry, "--output-dir",
                          expected] + sum((["--input", os.path.join(out, p)]

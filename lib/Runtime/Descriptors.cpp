@@ -1,5 +1,6 @@
 //===- Descriptors.cpp - memref descriptors for the runners ---------------===//
 #include "Descriptors.h"
+#include "mxq/Runtime/MemRefDescriptor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -102,24 +103,11 @@ jitCompile(ModuleOp module, unsigned optLevel,
 }
 
 std::vector<int64_t> descriptor(void *data, const std::vector<int64_t> &shape) {
-  int64_t rank = shape.size();
-  std::vector<int64_t> d(3 + 2 * rank);
-  std::memcpy(&d[0], &data, sizeof(void *));
-  std::memcpy(&d[1], &data, sizeof(void *));
-  int64_t stride = 1;
-  for (int64_t i = rank - 1; i >= 0; --i) {
-    d[3 + i] = shape[i];
-    d[3 + rank + i] = stride;
-    stride *= shape[i];
-  }
-  return d;
+  return memref::descriptor(data, shape);
 }
 
 size_t resultWords(const std::vector<int64_t> &ranks) {
-  size_t words = 0;
-  for (int64_t rank : ranks)
-    words += 3 + 2 * rank;
-  return std::max<size_t>(words, 1);
+  return memref::resultWords(ranks);
 }
 
 void copyResults(const std::vector<int64_t> &resultStruct,
@@ -130,41 +118,11 @@ void copyResults(const std::vector<int64_t> &resultStruct,
   size_t at = 0;
   results.clear();
   for (size_t k = 0; k < ranks.size(); ++k) {
-    int64_t rank = ranks[k];
-    const int64_t *w = resultStruct.data() + at;
-    at += 3 + 2 * rank;
-    uint8_t *aligned;
-    std::memcpy(&aligned, &w[1], sizeof(void *));
     RawTensor r;
     r.elementType = types[k];
-    r.shape.assign(w + 3, w + 3 + rank);
-    unsigned size = bytesPerElement(r.elementType);
-    int64_t count = 1, span = 1;
-    for (int64_t d = 0; d < rank; ++d) {
-      count *= r.shape[d];
-      if (r.shape[d] > 0)
-        span += (r.shape[d] - 1) * w[3 + rank + d];
-    }
-    r.data.resize(count * size);
-    if (count == 0) {
-      results.push_back(std::move(r));
-      continue;
-    }
-    // Read the span the result covers once, then gather (any strides).
-    std::vector<uint8_t> memory(span * size);
-    read(memory.data(), aligned + w[2] * size, memory.size());
-    std::vector<int64_t> index(rank, 0);
-    for (int64_t e = 0; e < count; ++e) {
-      int64_t offset = 0;
-      for (int64_t d = 0; d < rank; ++d)
-        offset += index[d] * w[3 + rank + d];
-      std::memcpy(&r.data[e * size], &memory[offset * size], size);
-      for (int64_t d = rank - 1; d >= 0; --d) {
-        if (++index[d] < r.shape[d])
-          break;
-        index[d] = 0;
-      }
-    }
+    memref::gather(resultStruct.data() + at, ranks[k],
+                   bytesPerElement(r.elementType), read, r.shape, r.data);
+    at += 3 + 2 * ranks[k];
     results.push_back(std::move(r));
   }
 }

@@ -30,6 +30,19 @@ namespace mxq {
 
 struct GPUExecutable::Impl : detail::CompiledEntry {};
 
+/// Runs mxq-gpu-pipeline (kernels as PTX) on `module`.
+static bool lowerForGPU(ModuleOp module, const std::string &chip, int ptx,
+                        std::string &error) {
+  return detail::lowerModule(
+      module,
+      [&](OpPassManager &pm) {
+        static bool registered = (registerPasses(), true);
+        (void)registered;
+        return parsePassPipeline(gpuPipeline(chip, ptx, "isa", ""), pm);
+      },
+      "the GPU pipeline failed for " + chip, error);
+}
+
 GPUExecutable::~GPUExecutable() = default;
 
 std::string GPUExecutable::deviceChip(std::string &error) {
@@ -54,14 +67,7 @@ GPUExecutable::compile(ModuleOp module, const std::string &entry,
                             impl->resultElementTypes, error))
     return nullptr;
 
-  if (!detail::lowerModule(
-          module,
-          [&](OpPassManager &pm) {
-            static bool registered = (registerPasses(), true);
-            (void)registered;
-            return parsePassPipeline(gpuPipeline(chip, ptx, "isa", ""), pm);
-          },
-          "the GPU pipeline failed for " + chip, error))
+  if (!lowerForGPU(module, chip, ptx, error))
     return nullptr;
   auto engine = detail::jitCompile(module, 2, {}, error);
   if (!engine)
@@ -112,14 +118,7 @@ bool GPUExecutable::emitSharedLibrary(ModuleOp module, const std::string &entry,
     os << type;
     signature += "result " + std::to_string(rank) + " " + name + "\n";
   }
-  if (!detail::lowerModule(
-          module,
-          [&](OpPassManager &pm) {
-            static bool registered = (registerPasses(), true);
-            (void)registered;
-            return parsePassPipeline(gpuPipeline(chip, ptx, "isa", ""), pm);
-          },
-          "the GPU pipeline failed for " + chip, error))
+  if (!lowerForGPU(module, chip, ptx, error))
     return false;
 
   // The host code to an object file, then a shared library.

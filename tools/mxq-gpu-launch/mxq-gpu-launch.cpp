@@ -17,6 +17,7 @@
 #include "mxq/Reference/Reference.h"
 #include "mxq/Runtime/CUDADriver.h"
 #include "mxq/Runtime/GPURuntime.h"
+#include "mxq/Runtime/MemRefDescriptor.h"
 #include "mxq/Support/Npy.h"
 
 #include <chrono>
@@ -54,21 +55,6 @@ bool typeInfo(const std::string &type, unsigned &bytes, std::string &descr) {
     return false;
   }
   return true;
-}
-
-/// A ranked memref descriptor of a row-major buffer.
-std::vector<int64_t> descriptor(void *data, const std::vector<int64_t> &shape) {
-  int64_t rank = shape.size();
-  std::vector<int64_t> d(3 + 2 * rank);
-  std::memcpy(&d[0], &data, sizeof(void *));
-  std::memcpy(&d[1], &data, sizeof(void *));
-  int64_t stride = 1;
-  for (int64_t i = rank - 1; i >= 0; --i) {
-    d[3 + i] = shape[i];
-    d[3 + rank + i] = stride;
-    stride *= shape[i];
-  }
-  return d;
 }
 
 } // namespace
@@ -183,15 +169,16 @@ int main(int argc, char **argv) {
       return fail("cannot copy input " + std::to_string(i) + " to the GPU");
   }
 
-  size_t words = 0;
+  std::vector<int64_t> ranks;
   for (const Tensor &r : results)
-    words += 3 + 2 * r.rank;
-  std::vector<int64_t> resultStruct(std::max<size_t>(words, 1), 0);
+    ranks.push_back(r.rank);
+  std::vector<int64_t> resultStruct(mxq::memref::resultWords(ranks), 0);
   auto call = [&]() -> bool {
     std::vector<std::vector<int64_t>> descriptors;
     for (size_t i = 0; i < inputs.size(); ++i)
       descriptors.push_back(
-          descriptor(reinterpret_cast<void *>(device[i]), shapes[i]));
+          mxq::memref::descriptor(reinterpret_cast<void *>(device[i]),
+                                  shapes[i]));
     std::vector<void *> ptrs;
     for (auto &dsc : descriptors)
       ptrs.push_back(dsc.data());
@@ -218,8 +205,7 @@ int main(int argc, char **argv) {
     size_t at = 0;
     std::vector<void *> freed;
     for (const Tensor &r : results) {
-      void *allocated;
-      std::memcpy(&allocated, &resultStruct[at], sizeof(void *));
+      void *allocated = mxq::memref::allocated(&resultStruct[at]);
       at += 3 + 2 * r.rank;
       bool isInput = false;
       for (auto p : device)
@@ -249,34 +235,19 @@ int main(int argc, char **argv) {
     if (!typeInfo(results[k].type, bytes, descr))
       return fail("result " + std::to_string(k) + ": unsupported type " +
                   results[k].type);
-    uint8_t *aligned;
-    std::memcpy(&aligned, &w[1], sizeof(void *));
-    std::vector<int64_t> shape(w + 3, w + 3 + rank);
-    int64_t count = 1, span = 1;
-    for (int64_t dim = 0; dim < rank; ++dim) {
-      count *= shape[dim];
-      if (shape[dim] > 0)
-        span += (shape[dim] - 1) * w[3 + rank + dim];
-    }
-    std::vector<uint8_t> memory(count ? span * bytes : 0), data(count * bytes);
-    if (count &&
-        d->cuMemcpyDtoH(memory.data(),
-                        reinterpret_cast<mxq::cuda::CUdeviceptr>(
-                            aligned + w[2] * bytes),
-                        memory.size()) != mxq::cuda::kSuccess)
+    std::vector<int64_t> shape;
+    std::vector<uint8_t> data;
+    bool copied = true;
+    mxq::memref::gather(
+        w, rank, bytes,
+        [&](void *dst, const uint8_t *src, size_t n) {
+          copied = d->cuMemcpyDtoH(dst,
+                                   reinterpret_cast<mxq::cuda::CUdeviceptr>(src),
+                                   n) == mxq::cuda::kSuccess;
+        },
+        shape, data);
+    if (!copied)
       return fail("cannot copy result " + std::to_string(k) + " back");
-    std::vector<int64_t> index(rank, 0);
-    for (int64_t e = 0; e < count; ++e) {
-      int64_t offset = 0;
-      for (int64_t dim = 0; dim < rank; ++dim)
-        offset += index[dim] * w[3 + rank + dim];
-      std::memcpy(&data[e * bytes], &memory[offset * bytes], bytes);
-      for (int64_t dim = rank - 1; dim >= 0; --dim) {
-        if (++index[dim] < shape[dim])
-          break;
-        index[dim] = 0;
-      }
-    }
     mxq::npy::Array out;
     out.descr = descr;
     out.shape = shape;

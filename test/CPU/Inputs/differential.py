@@ -93,6 +93,20 @@ def make_arg(rng, kind, shape):
     raise SystemExit(f"unknown argument kind {kind}")
 
 
+def write_inputs(rng, args, M, K, d):
+    """Writes the arguments `args` ("KIND:SHAPE;...") for shape (M, K) to
+    d/arg<i>.npy and returns their paths."""
+    paths = []
+    for i, a in enumerate(args.split(";")):
+        kind, shape = a.split(":")
+        dims = tuple(int(eval(e, {}, {"M": M, "K": K}))
+                     for e in shape.split(","))
+        path = os.path.join(d, f"arg{i}.npy")
+        np.save(path, make_arg(rng, kind, dims))
+        paths.append(path)
+    return paths
+
+
 def main():
     mxq_run, mlir, work = sys.argv[1:4]
     if os.sep not in mxq_run:  # a tool name: find it on PATH
@@ -107,12 +121,7 @@ def main():
             d = os.path.join(work, f"{entry}_{M}x{K}")
             os.makedirs(d, exist_ok=True)
             cmd_inputs = []
-            for i, a in enumerate(args.split(";")):
-                kind, shape = a.split(":")
-                dims = tuple(int(eval(e, {}, {"M": M, "K": K}))
-                             for e in shape.split(","))
-                path = os.path.join(d, f"arg{i}.npy")
-                np.save(path, make_arg(rng, kind, dims))
+            for path in write_inputs(rng, args, M, K, d):
                 cmd_inputs += ["--input", path]
             outs = {}
             for mode in ("compiled", "reference"):
