@@ -36,56 +36,63 @@ bool touchesBuffer(Operation *op) {
   });
 }
 
+} // namespace
+
+LogicalResult(::mxq::moveBuffersToDevice)(func::FuncOp func) {
+  IRRewriter rw(func.getContext());
+  bool failedHost = false;
+  func.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      rw.setInsertionPoint(alloc);
+      rw.replaceOpWithNewOp<gpu::AllocOp>(
+          alloc, alloc.getType(), Type(), ValueRange{},
+          alloc.getDynamicSizes(), alloc.getSymbolOperands(), UnitAttr());
+      return WalkResult::advance();
+    }
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+      rw.setInsertionPoint(dealloc);
+      gpu::DeallocOp::create(rw, dealloc.getLoc(), Type(), ValueRange{},
+                             dealloc.getMemref());
+      rw.eraseOp(dealloc);
+      return WalkResult::advance();
+    }
+    if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+      // A whole-buffer copy between device buffers (bufferization's
+      // copy of a value that two results share) is a device copy.
+      auto src = dyn_cast<MemRefType>(copy.getSource().getType());
+      auto dst = dyn_cast<MemRefType>(copy.getTarget().getType());
+      if (src && dst && src.getLayout().isIdentity() &&
+          dst.getLayout().isIdentity()) {
+        rw.setInsertionPoint(copy);
+        gpu::MemcpyOp::create(rw, copy.getLoc(), Type(), ValueRange{},
+                              copy.getTarget(), copy.getSource());
+        rw.eraseOp(copy);
+        return WalkResult::advance();
+      }
+    }
+    if (isa<gpu::GPUDialect>(op->getDialect()))
+      return WalkResult::advance();
+    if (touchesBuffer(op)) {
+      op->emitOpError()
+          << "reads or writes a buffer in host code, which the GPU "
+             "pipeline cannot run: every buffer lives in device memory "
+             "(the loop around it was not mapped to a kernel)";
+      failedHost = true;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(failedHost);
+}
+
+namespace {
+
 struct MXQGPUDeviceBuffers
     : ::mxq::impl::MXQGPUDeviceBuffersBase<MXQGPUDeviceBuffers> {
   void runOnOperation() override {
-    IRRewriter rw(&getContext());
-    bool failedHost = false;
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      func.walk([&](Operation *op) {
-        if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
-          rw.setInsertionPoint(alloc);
-          rw.replaceOpWithNewOp<gpu::AllocOp>(
-              alloc, alloc.getType(), Type(), ValueRange{},
-              alloc.getDynamicSizes(), alloc.getSymbolOperands(), UnitAttr());
-          return WalkResult::advance();
-        }
-        if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-          rw.setInsertionPoint(dealloc);
-          gpu::DeallocOp::create(rw, dealloc.getLoc(), Type(), ValueRange{},
-                                 dealloc.getMemref());
-          rw.eraseOp(dealloc);
-          return WalkResult::advance();
-        }
-        if (auto copy = dyn_cast<memref::CopyOp>(op)) {
-          // A whole-buffer copy between device buffers (bufferization's
-          // copy of a value that two results share) is a device copy.
-          auto src = dyn_cast<MemRefType>(copy.getSource().getType());
-          auto dst = dyn_cast<MemRefType>(copy.getTarget().getType());
-          if (src && dst && src.getLayout().isIdentity() &&
-              dst.getLayout().isIdentity()) {
-            rw.setInsertionPoint(copy);
-            gpu::MemcpyOp::create(rw, copy.getLoc(), Type(), ValueRange{},
-                                  copy.getTarget(), copy.getSource());
-            rw.eraseOp(copy);
-            return WalkResult::advance();
-          }
-        }
-        if (isa<gpu::GPUDialect>(op->getDialect()))
-          return WalkResult::advance();
-        if (touchesBuffer(op)) {
-          op->emitOpError()
-              << "reads or writes a buffer in host code, which the GPU "
-                 "pipeline cannot run: every buffer lives in device memory "
-                 "(the loop around it was not mapped to a kernel)";
-          failedHost = true;
-          return WalkResult::interrupt();
-        }
-        return WalkResult::advance();
-      });
-      if (failedHost)
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (failed(::mxq::moveBuffersToDevice(func)))
         return signalPassFailure();
-    }
   }
 };
 

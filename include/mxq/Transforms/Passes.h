@@ -33,6 +33,11 @@ void populateMaterializeScaleLayoutPatterns(mlir::RewritePatternSet &patterns);
 void populateAlignVectorAccessesPatterns(mlir::RewritePatternSet &patterns,
                                          int64_t baseAlignment);
 
+/// The body of mxq-gpu-device-buffers for one host function: allocations on
+/// the device, whole copies as device copies; fails with a diagnostic on
+/// any other host access to a buffer.
+llvm::LogicalResult moveBuffersToDevice(mlir::func::FuncOp func);
+
 /// Patterns of mxq-byte-sized-memory.
 void populateByteSizedMemoryPatterns(mlir::RewritePatternSet &patterns);
 
