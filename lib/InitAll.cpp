@@ -8,6 +8,7 @@
 #include "mxq/Conversion/Passes.h"
 #include "mxq/Dialect/MXQ/MXQ.h"
 #include "mxq/Target/NVGPU.h"
+#include "mxq/Target/Passes.h"
 #include "mxq/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -159,15 +160,15 @@ std::string(::mxq::gpuPipeline)(const std::string &chip, int ptx,
                                 const std::string &format,
                                 const std::string &toolkit) {
   std::string error;
-  int version = ptx;
-  if (version == 0)
-    if (auto probe = NVGPUTarget::parse(chip, 1000, error))
-      version = NVGPUTarget::minimumPTX(probe->sm, probe->suffix);
+  auto target = NVGPUTarget::parse(chip, ptx, error);
+  // An impossible target keeps its version: mxq-check-nvgpu-target, first in
+  // the pipeline, reports it.
+  int version = target ? target->ptx : ptx;
   std::string features = "+ptx" + std::to_string(version);
   return "mxq-check-nvgpu-target{chip=" + chip +
          " ptx=" + std::to_string(version) +
-         "},func.func(mxq-tile{tile-sizes=0}),convert-mxq-to-loops{chip=" +
-         chip + " ptx=" + std::to_string(version) + " tile-dual=false},"
+         "},func.func(mxq-tile{tile-sizes=0}),convert-mxq-to-loops-nvvm{chip=" +
+         chip + " ptx=" + std::to_string(version) + "},"
          "canonicalize,cse,eliminate-empty-tensors,"
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
@@ -206,6 +207,7 @@ void ::mxq::registerPasses() {
     return;
   done = true;
   ::mxq::registerMXQConversionPasses();
+  ::mxq::registerMXQTargetPasses();
   ::mxq::registerMXQTransformsPasses();
   registerTransformsPasses();
   registerConversionPasses();

@@ -54,8 +54,10 @@ std::optional<NVGPUTarget> NVGPUTarget::parse(const std::string &chip,
     error = "the chip '" + chip + "' is not a target NVPTX knows";
     return std::nullopt;
   }
-  t.ptx = ptx;
   int minimum = minimumPTX(t.sm, t.suffix);
+  if (ptx == 0)
+    ptx = minimum;
+  t.ptx = ptx;
   if (ptx < minimum) {
     error = "the chip '" + chip + "' needs PTX " + std::to_string(minimum / 10) +
             "." + std::to_string(minimum % 10) + " or later, but PTX " +

@@ -15,17 +15,7 @@ struct MXQCheckNVGPUTarget
   using MXQCheckNVGPUTargetBase::MXQCheckNVGPUTargetBase;
   void runOnOperation() override {
     std::string error;
-    int version = ptx;
-    if (version == 0) {
-      // The chip's minimum; parse once more with it to validate the chip.
-      auto probe = ::mxq::NVGPUTarget::parse(chip, 1000, error);
-      if (probe)
-        version = ::mxq::NVGPUTarget::minimumPTX(probe->sm, probe->suffix);
-    }
-    if (error.empty() && !::mxq::NVGPUTarget::parse(chip, version, error)) {
-      // error set by parse
-    }
-    if (!error.empty()) {
+    if (!::mxq::NVGPUTarget::parse(chip, ptx, error)) {
       getOperation()->emitError() << "mxq-gpu-pipeline: " << error;
       signalPassFailure();
     }

@@ -3,6 +3,8 @@
 // RUN: not mxq-opt %s --mxq-gpu-pipeline="chip=sm_90x" 2>&1 | FileCheck %s --check-prefix=SUFFIX
 // RUN: not mxq-opt %s --mxq-gpu-pipeline="chip=gfx942" 2>&1 | FileCheck %s --check-prefix=VENDOR
 // RUN: not mxq-opt %s --mxq-gpu-pipeline="chip=sm_80a" 2>&1 | FileCheck %s --check-prefix=ARCH
+// RUN: not mxq-opt %s --convert-mxq-to-loops-nvvm="chip=sm_100a ptx=80" 2>&1 | FileCheck %s --check-prefix=NVVM
+// NVVM: convert-mxq-to-loops-nvvm: the chip 'sm_100a' needs PTX 8.6 or later, but PTX 8.0 was asked for
 
 // A chip or PTX version that cannot express the request is an error from
 // the target description, before any lowering.

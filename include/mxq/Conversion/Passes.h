@@ -3,7 +3,6 @@
 #define MXQ_CONVERSION_PASSES_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -39,6 +38,14 @@ void populateMXQToLoopsPatterns(
     mlir::RewritePatternSet &patterns,
     std::shared_ptr<const numerics::NativeConverts> native = nullptr,
     bool tileDual = true);
+
+/// The body of convert-mxq-to-loops (and of a target's variant of it, with
+/// its `native` converts): applies the patterns to `root` and fails with a
+/// diagnostic on any mxq op left.
+llvm::LogicalResult
+convertMXQToLoops(mlir::Operation *root,
+                  std::shared_ptr<const numerics::NativeConverts> native,
+                  bool tileDual = true);
 
 #define GEN_PASS_REGISTRATION
 #include "mxq/Conversion/Passes.h.inc"

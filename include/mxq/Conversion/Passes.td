@@ -17,17 +17,10 @@ def ConvertMXQToLoops : Pass<"convert-mxq-to-loops", "::mlir::ModuleOp"> {
     The result is ordinary tensor IR that one-shot bufferization accepts.
     The patterns are available as `mxq::populateMXQToLoopsPatterns`.
 
-    With `chip` (an NVIDIA chip such as `sm_90` or `sm_100a`, and `ptx`),
-    element codes and RCEIL scales use the chip's conversion instructions
-    wherever the target description says it has them and they are exact
-    (`nvvm.convert.f32x2.to.f8x2` and friends, round to nearest even,
-    finite inputs; Inf and NaN codes are still chosen by integer IR).
+    A target with native conversion instructions runs its own variant
+    (`convert-mxq-to-loops-nvvm`), which passes them to the same patterns.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "NVIDIA chip whose native converts to use (empty: integer IR only)">,
-    Option<"ptx", "ptx", "int", /*default=*/"0",
-           "PTX ISA version times ten (0: the chip's minimum)">,
     Option<"tileDual", "tile-dual", "bool", /*default=*/"true",
            "lower dual_quantize as one loop over 32 x 32 tiles (false: two "
            "quantizes and a transpose)">,
@@ -36,8 +29,7 @@ def ConvertMXQToLoops : Pass<"convert-mxq-to-loops", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect",
-                           "::mlir::linalg::LinalgDialect",
-                           "::mlir::NVVM::NVVMDialect"];
+                           "::mlir::linalg::LinalgDialect"];
 }
 
 #endif // MXQ_CONVERSION_PASSES_TD

@@ -18,7 +18,8 @@ struct NVGPUTarget {
   char suffix = 0;          ///< 'a' (arch-specific), 'f' (family) or 0.
   int ptx = 80;             ///< PTX ISA version times ten (8.0 -> 80).
 
-  /// Parses `chip` ("sm_90", "sm_100a", ...) and `ptx` (e.g. 86); on an
+  /// Parses `chip` ("sm_90", "sm_100a", ...) and `ptx` (e.g. 86; 0 for the
+  /// chip's minimum); on an
   /// unknown chip or a PTX version the chip cannot use, returns nothing and
   /// sets `error` to a sentence naming the problem.
   static std::optional<NVGPUTarget> parse(const std::string &chip, int ptx,

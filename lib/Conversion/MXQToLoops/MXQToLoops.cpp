@@ -10,7 +10,6 @@
 #include "mxq/Dialect/MXQ/MXQ.h"
 #include "mxq/Numerics/Numerics.h"
 #include "mxq/Support/ScaleLayout.h"
-#include "mxq/Target/NVVMConverts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -1252,37 +1251,29 @@ struct ConvertMXQToLoops
     : ::mxq::impl::ConvertMXQToLoopsBase<ConvertMXQToLoops> {
   using ConvertMXQToLoopsBase::ConvertMXQToLoopsBase;
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    std::shared_ptr<const ::mxq::numerics::NativeConverts> native;
-    if (!chip.empty()) {
-      std::string error;
-      int version = ptx;
-      if (version == 0)
-        if (auto probe = ::mxq::NVGPUTarget::parse(chip, 1000, error))
-          version = ::mxq::NVGPUTarget::minimumPTX(probe->sm, probe->suffix);
-      auto target = ::mxq::NVGPUTarget::parse(chip, version, error);
-      if (!target) {
-        getOperation()->emitError() << "convert-mxq-to-loops: " << error;
-        return signalPassFailure();
-      }
-      native = ::mxq::makeNVVMConverts(*target);
-    }
-    ::mxq::populateMXQToLoopsPatterns(patterns, std::move(native), tileDual);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
-    WalkResult left = getOperation()->walk([](Operation *op) {
-      if (isa<dialect::MXQDialect>(op->getDialect())) {
-        op->emitOpError() << "has no lowering to loops yet";
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (left.wasInterrupted())
+    if (failed(::mxq::convertMXQToLoops(getOperation(), nullptr, tileDual)))
       signalPassFailure();
   }
 };
 
 } // namespace
+
+llvm::LogicalResult(::mxq::convertMXQToLoops)(
+    Operation *root, std::shared_ptr<const numerics::NativeConverts> native,
+    bool tileDual) {
+  RewritePatternSet patterns(root->getContext());
+  populateMXQToLoopsPatterns(patterns, std::move(native), tileDual);
+  if (failed(applyPatternsGreedily(root, std::move(patterns))))
+    return failure();
+  WalkResult left = root->walk([](Operation *op) {
+    if (isa<dialect::MXQDialect>(op->getDialect())) {
+      op->emitOpError() << "has no lowering to loops yet";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(left.wasInterrupted());
+}
 
 void ::mxq::populateMXQToLoopsPatterns(
     RewritePatternSet &patterns,
