@@ -193,6 +193,14 @@ static Value encodeMagnitudeRNE(I &i, OpBuilder &b, Location loc, Value abs,
                normal);
 }
 
+/// ref: encodeElement's NaN rule: the format's NaN code, or what the policy
+/// says for a format without one.
+static int64_t nanCodeOf(const FormatInfo &info, NanElement nanElement) {
+  if (info.hasNaN)
+    return info.nanCode;
+  return nanElement == NanElement::Max ? info.maxCode : 0;
+}
+
 Value encodeElement(OpBuilder &b, Location loc, Value x, ElementFormat format,
                     Rounding rounding, NanElement nanElement,
                     const NativeConverts *native) {
@@ -201,9 +209,7 @@ Value encodeElement(OpBuilder &b, Location loc, Value x, ElementFormat format,
     I i{b, loc, x.getType()};
     Value bits = i.bitsOf(x);
     Value abs = i.andi(bits, i.c(0x7FFFFFFF));
-    int64_t nanCode =
-        info.hasNaN ? info.nanCode
-                    : (nanElement == NanElement::Max ? info.maxCode : 0);
+    int64_t nanCode = nanCodeOf(info, nanElement);
     if (Value code = native ? native->encodeFiniteRNE(b, loc, x, format)
                             : Value()) {
       // The instruction sees every value; Inf (saturated to the signed
@@ -266,9 +272,7 @@ Value encodeElementGeneral(OpBuilder &b, Location loc, Value x,
   Value code = i.add(i.shl(teMinusEmin, i.c(info.mbits)), n);
   code = i.minu(code, i.c(info.maxCode)); // saturation (Inf included)
   code = i.ori(code, i.shl(sign, i.c(info.bits - 1)));
-  int64_t nanCode = info.hasNaN ? info.nanCode
-                                : (nanElement == NanElement::Max ? info.maxCode
-                                                                 : 0);
+  int64_t nanCode = nanCodeOf(info, nanElement);
   return i.sel(i.ugt(abs, i.c(0x7F800000)), i.c(nanCode), code);
 }
 
@@ -313,6 +317,15 @@ Value bf16BitsOf(OpBuilder &b, Location loc, Value x) {
   Value nan = i.ori(i.shl(i.shr(bits, i.c(31)), i.c(15)), i.c(0x7FC0));
   Value isNaN = i.ugt(i.andi(bits, i.c(0x7FFFFFFF)), i.c(0x7F800000));
   return i.sel(isNaN, nan, rounded);
+}
+
+Value bf16ToF32(OpBuilder &b, Location loc, Value x) {
+  Value bits =
+      arith::BitcastOp::create(b, loc, shaped(x.getType(), b.getI16Type()), x);
+  I i{b, loc, x.getType()};
+  Value wide =
+      arith::ExtUIOp::create(b, loc, shaped(x.getType(), b.getI32Type()), bits);
+  return i.floatOf(i.shl(wide, i.c(16)));
 }
 
 Value canonicalizeNaN(OpBuilder &b, Location loc, Value x) {

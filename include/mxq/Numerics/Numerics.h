@@ -86,6 +86,12 @@ mlir::Value decodeElement(mlir::OpBuilder &b, mlir::Location loc,
 /// subnormals to zero, so mxq never relies on it.
 mlir::Value bf16BitsOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x);
 
+/// The f32 value of bf16 `x` (scalar or vector; exact: its bits are the
+/// upper half of the f32's). Integer IR, because LLVM 22's x86 backend
+/// carries scalar bfloat in f32 registers and rounds back with a truncation
+/// that flushes subnormals.
+mlir::Value bf16ToF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x);
+
 /// Replaces NaN by the canonical quiet NaN 0x7FC00000.
 mlir::Value canonicalizeNaN(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value x);

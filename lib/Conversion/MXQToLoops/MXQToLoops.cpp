@@ -89,24 +89,13 @@ Value fromSmallFloat(OpBuilder &b, Location loc, Value v) {
                                 narrow);
 }
 
-/// Widens f16/bf16 to f32 (exact); f32 stays. bf16 is widened in integer IR
-/// (its bits are the upper half of the f32's): LLVM 22's x86 lowering of a
-/// scalarised fpext from bfloat flushed subnormals to zero (found by the
-/// differential test on blocks read element by element).
+/// Widens f16/bf16 to f32 (exact); f32 stays. bf16 through num::bf16ToF32.
 Value toF32(OpBuilder &b, Location loc, Value v) {
   Type elt = getElementTypeOrSelf(v.getType());
   if (elt.isF32())
     return v;
-  if (elt.isBF16()) {
-    Value bits = arith::BitcastOp::create(
-        b, loc, shapedLike(v.getType(), b.getI16Type()), v);
-    Value wide = arith::ExtUIOp::create(
-        b, loc, shapedLike(v.getType(), b.getI32Type()), bits);
-    Value shifted = arith::ShLIOp::create(
-        b, loc, wide, num::i32Const(b, loc, wide.getType(), 16));
-    return arith::BitcastOp::create(
-        b, loc, shapedLike(v.getType(), b.getF32Type()), shifted);
-  }
+  if (elt.isBF16())
+    return num::bf16ToF32(b, loc, v);
   return arith::ExtFOp::create(b, loc, shapedLike(v.getType(), b.getF32Type()),
                                v);
 }
@@ -200,6 +189,61 @@ void blockLoopBounds(OpBuilder &b, Location loc, Value source, int64_t axis,
 /// indices.
 constexpr int64_t kUnrolledLanes = 64;
 
+/// Stores `lanes` values at static lane indices: no dynamic vector indexing
+/// (which a GPU keeps in local memory) and no branches. `store(offset,
+/// value)` stores the value of a lane at an offset into the block. In a
+/// ragged block (`count` live lanes) lane k stores at min(k, count - 1) the
+/// value of lane min(k, count - 1), kept in a running select, so the lanes
+/// past the end rewrite the last element with its own value. Lanes keep the
+/// order of a whole block, so that LLVM, sinking the stores of the two
+/// versions together, merges values, never lane indices into a dynamic
+/// extract.
+void storeLanes(OpBuilder &b, Location loc, int64_t lanes, Value count,
+                bool inBounds, function_ref<Value(int64_t)> valueOf,
+                function_ref<void(Value, Value)> store) {
+  Value last, keep;
+  if (!inBounds)
+    last = arith::SubIOp::create(b, loc, count, indexConst(b, loc, 1));
+  for (int64_t lane = 0; lane < lanes; ++lane) {
+    Value v = valueOf(lane);
+    Value offset = indexConst(b, loc, lane);
+    if (!inBounds) {
+      Value live = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         offset, count);
+      keep = lane == 0 ? v : arith::SelectOp::create(b, loc, live, v, keep);
+      v = keep;
+      offset = arith::MinUIOp::create(b, loc, offset, last);
+    }
+    store(offset, v);
+  }
+}
+
+/// Loads `lanes` values at static lane indices (see storeLanes) with
+/// `load(offset)`; in a ragged block lane k loads at min(k, count - 1) and
+/// is replaced by `zero` past the end.
+SmallVector<Value> loadLanes(OpBuilder &b, Location loc, int64_t lanes,
+                             Value count, bool inBounds, Value zero,
+                             function_ref<Value(Value)> load) {
+  Value last;
+  if (!inBounds)
+    last = arith::SubIOp::create(b, loc, count, indexConst(b, loc, 1));
+  SmallVector<Value> values;
+  for (int64_t lane = 0; lane < lanes; ++lane) {
+    Value offset = indexConst(b, loc, lane);
+    if (!inBounds)
+      offset = arith::MinUIOp::create(b, loc, offset, last);
+    Value v = load(offset);
+    if (!inBounds)
+      v = arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                indexConst(b, loc, lane), count),
+          v, zero);
+    values.push_back(v);
+  }
+  return values;
+}
+
 /// Writes the code vector `codes` (i32) of one block at `at` along `axis`.
 /// Byte-sized codes are one masked vector store; narrower ones (FP6, FP4) are
 /// stored one by one, because LLVM packs vectors of i4/i6 in memory while
@@ -231,32 +275,18 @@ Value writeCodes(OpBuilder &b, Location loc, Value codes, Value dest,
         .getResult();
   };
   if (lanes <= kUnrolledLanes) {
-    // Static lane indices, no dynamic vector indexing (which a GPU would
-    // spill to local memory) and no branches. In the ragged tail, lane k
-    // writes at min(k, count - 1) the code of lane min(k, count - 1), kept
-    // in a running select: the lanes past the end rewrite the last element
-    // with its own code. (Lanes stay in the same order as in a whole block,
-    // so that LLVM, sinking the two versions' stores together, merges
-    // values, never lane indices into a dynamic extract.)
     Value t = dest;
-    Value last, keep;
-    if (!inBounds)
-      last = arith::SubIOp::create(b, loc, count, indexConst(b, loc, 1));
-    for (int64_t lane = 0; lane < lanes; ++lane) {
-      Value c = vector::ExtractOp::create(b, loc, codes, lane);
-      Value offset = indexConst(b, loc, lane);
-      if (!inBounds) {
-        Value live = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                           offset, count);
-        keep = lane == 0 ? c : arith::SelectOp::create(b, loc, live, c, keep);
-        c = keep;
-        offset = arith::MinUIOp::create(b, loc, offset, last);
-      }
-      SmallVector<Value> pos(at.begin(), at.end());
-      pos[axis] = arith::AddIOp::create(b, loc, at[axis], offset);
-      t = tensor::InsertOp::create(b, loc, toSmallFloat(b, loc, c, elt), t,
-                                   pos);
-    }
+    storeLanes(
+        b, loc, lanes, count, inBounds,
+        [&](int64_t lane) {
+          return vector::ExtractOp::create(b, loc, codes, lane).getResult();
+        },
+        [&](Value offset, Value c) {
+          SmallVector<Value> pos(at.begin(), at.end());
+          pos[axis] = arith::AddIOp::create(b, loc, at[axis], offset);
+          t = tensor::InsertOp::create(b, loc, toSmallFloat(b, loc, c, elt), t,
+                                       pos);
+        });
     return t;
   }
   auto loop = scf::ForOp::create(
@@ -293,27 +323,11 @@ Value readCodes(OpBuilder &b, Location loc, Value source, ArrayRef<Value> at,
                           tensor::ExtractOp::create(nb, nloc, source, pos));
   };
   if (block <= kUnrolledLanes) {
-    // Static lane indices and no branches (see writeCodes): in the ragged
-    // tail, lanes past the end read the last element and are replaced by 0.
-    Value v = init;
-    Value last;
-    if (!inBounds)
-      last = arith::SubIOp::create(b, loc, count, indexConst(b, loc, 1));
-    Value zero = num::i32Const(b, loc, b.getI32Type(), 0);
-    for (int64_t lane = 0; lane < block; ++lane) {
-      Value offset = indexConst(b, loc, lane);
-      if (!inBounds)
-        offset = arith::MinUIOp::create(b, loc, offset, last);
-      Value c = laneCode(b, loc, offset);
-      if (!inBounds)
-        c = arith::SelectOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                  indexConst(b, loc, lane), count),
-            c, zero);
-      v = vector::InsertOp::create(b, loc, c, v, ArrayRef<int64_t>{lane});
-    }
-    return v;
+    SmallVector<Value> lanes = loadLanes(
+        b, loc, block, count, inBounds,
+        num::i32Const(b, loc, b.getI32Type(), 0),
+        [&](Value offset) { return laneCode(b, loc, offset); });
+    return vector::FromElementsOp::create(b, loc, i32Vec, lanes);
   }
   auto loop = scf::ForOp::create(
       b, loc, indexConst(b, loc, 0), count, indexConst(b, loc, 1),
@@ -407,11 +421,9 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
         // loop over a dynamically indexed vector, which a GPU keeps in local
         // memory). In a ragged block each lane reads at min(lane, count - 1)
         // and is replaced by 0 past the end.
-        Value count, last;
-        if (!inBounds) {
+        Value count;
+        if (!inBounds)
           count = blockCount(b, l, size, at[axis], block);
-          last = arith::SubIOp::create(b, l, count, indexConst(b, l, 1));
-        }
         // 16-bit elements travel as i16: LLVM's x86 backend carries scalar
         // bfloat in f32 registers and rounds back with a truncation that
         // flushes subnormals.
@@ -423,24 +435,15 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
                 ? arith::ConstantOp::create(b, l, b.getI16IntegerAttr(0))
                       .getResult()
                 : zero;
-        SmallVector<Value> lanes;
-        for (int64_t lane = 0; lane < group * block; ++lane) {
-          Value offset = indexConst(b, l, lane);
-          if (!inBounds)
-            offset = arith::MinUIOp::create(b, l, offset, last);
-          SmallVector<Value> pos(at.begin(), at.end());
-          pos[axis] = arith::AddIOp::create(b, l, at[axis], offset);
-          Value e = tensor::ExtractOp::create(b, l, input, pos);
-          if (width == 16)
-            e = arith::BitcastOp::create(b, l, laneTy, e);
-          if (!inBounds)
-            e = arith::SelectOp::create(
-                b, l,
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult,
-                                      indexConst(b, l, lane), count),
-                e, laneZero);
-          lanes.push_back(e);
-        }
+        SmallVector<Value> lanes = loadLanes(
+            b, l, group * block, count, inBounds, laneZero, [&](Value offset) {
+              SmallVector<Value> pos(at.begin(), at.end());
+              pos[axis] = arith::AddIOp::create(b, l, at[axis], offset);
+              Value e = tensor::ExtractOp::create(b, l, input, pos);
+              return width == 16 ? arith::BitcastOp::create(b, l, laneTy, e)
+                                       .getResult()
+                                 : e;
+            });
         v = vector::FromElementsOp::create(
             b, l, VectorType::get({group * block}, laneTy), lanes);
         if (width == 16)
@@ -811,33 +814,24 @@ struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
           // The scales of `count` lines starting at `first`, at their
           // swizzled offsets: static lanes (no dynamic vector indexing, which
           // a GPU spills); in a ragged tile lanes past the end rewrite the
-          // last line's byte (see writeCodes).
+          // last line's byte (see storeLanes).
           auto storeScales = [&](Value scales, Value s, Value first,
                                  Value count, int64_t rowDim, int64_t axis,
                                  Value blk, Value numBlocks) {
-            Value last =
-                arith::SubIOp::create(b, l, count, indexConst(b, l, 1));
-            Value keep;
-            for (int64_t lane = 0; lane < T; ++lane) {
-              Value byte = vector::ExtractOp::create(b, l, s, lane);
-              Value offset = indexConst(b, l, lane);
-              if (!inBounds) {
-                Value live = arith::CmpIOp::create(
-                    b, l, arith::CmpIPredicate::ult, offset, count);
-                keep = lane == 0
-                           ? byte
-                           : arith::SelectOp::create(b, l, live, byte, keep);
-                byte = keep;
-                offset = arith::MinUIOp::create(b, l, offset, last);
-              }
-              SmallVector<Value> pos(at);
-              pos[rowDim] = arith::AddIOp::create(b, l, first, offset);
-              SmallVector<Value> idx =
-                  scaleIndex(b, l, pos, axis, blk, numBlocks,
-                             dialect::ScaleLayout::swizzle_32_4_4);
-              scales = tensor::InsertOp::create(
-                  b, l, toSmallFloat(b, l, byte, scaleElt), scales, idx);
-            }
+            storeLanes(
+                b, l, T, count, inBounds,
+                [&](int64_t lane) {
+                  return vector::ExtractOp::create(b, l, s, lane).getResult();
+                },
+                [&](Value offset, Value byte) {
+                  SmallVector<Value> pos(at);
+                  pos[rowDim] = arith::AddIOp::create(b, l, first, offset);
+                  SmallVector<Value> idx =
+                      scaleIndex(b, l, pos, axis, blk, numBlocks,
+                                 dialect::ScaleLayout::swizzle_32_4_4);
+                  scales = tensor::InsertOp::create(
+                      b, l, toSmallFloat(b, l, byte, scaleElt), scales, idx);
+                });
             return scales;
           };
 
