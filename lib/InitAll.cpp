@@ -134,7 +134,8 @@ const char *::mxq::cpuPipeline() {
          "finalize-memref-to-llvm,"
          "convert-math-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"
          "convert-func-to-llvm,"
-         "convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts";
+         "convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts,"
+         "mxq-bf16-memory-as-i16,canonicalize";
 }
 
 namespace {

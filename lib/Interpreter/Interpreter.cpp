@@ -48,7 +48,8 @@ std::string npyDescrFor(Type t) {
 }
 
 bool bufferFromNpy(const npy::Array &array, RankedTensorType type,
-                   unsigned index, Buffer &buffer, std::string &error) {
+                   unsigned index, Buffer &buffer, std::string &error,
+                   int64_t fp4Length) {
   Type elt = type.getElementType();
   std::string expected = npyDescrFor(elt);
   std::string what = "input " + std::to_string(index);
@@ -70,17 +71,30 @@ bool bufferFromNpy(const npy::Array &array, RankedTensorType type,
   }
   bool fp4 = isa<Float4E2M1FNType>(elt);
   buffer.shape = array.shape;
-  if (fp4 && !buffer.shape.empty())
-    buffer.shape.back() *= 2; // packed two per byte
-  for (int64_t d = 0; d < type.getRank(); ++d) {
+  int64_t rank = type.getRank();
+  if (fp4 && rank > 0) {
+    // Packed two per byte: the file's last dimension is ceil(n / 2).
+    int64_t bytes = array.shape.back();
+    int64_t n = type.getDimSize(rank - 1);
+    if (ShapedType::isDynamic(n))
+      n = fp4Length >= 0 ? fp4Length : 2 * bytes;
+    if (ceilDiv(n, 2) != bytes) {
+      error = what + ": " + std::to_string(n) + " FP4 codes along the last " +
+              "axis (" +
+              (!type.isDynamicDim(rank - 1) ? "from " + str(type)
+                                            : std::string("from --fp4-length")) +
+              ") are packed into " + std::to_string(ceilDiv(n, 2)) +
+              " bytes, but the file has " + std::to_string(bytes);
+      return false;
+    }
+    buffer.shape.back() = n;
+  }
+  for (int64_t d = 0; d < rank; ++d) {
     int64_t want = type.getDimSize(d);
     if (!ShapedType::isDynamic(want) && want != buffer.shape[d]) {
       error = what + ": dimension " + std::to_string(d) + " is " +
               std::to_string(want) + " in " + str(type) + ", but " +
-              std::to_string(buffer.shape[d]) + " in the file" +
-              (fp4 && d == type.getRank() - 1
-                   ? " (FP4 codes are packed two per byte)"
-                   : "");
+              std::to_string(buffer.shape[d]) + " in the file";
       return false;
     }
   }

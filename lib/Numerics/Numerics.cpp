@@ -117,9 +117,12 @@ Value scaleByte(OpBuilder &b, Location loc, Value amax,
     break;
   }
   case ScaleAlgorithm::Even: {
+    // ref: scaleByte, Even (a carry into the Inf exponent counts as Inf).
     Value rounded = i.add(bits, i.c(1 << (23 - info.mbits - 1)));
-    s = floorFromExponent(i, i.andi(i.shr(rounded, i.c(23)), i.c(0xFF)),
-                          info.emax);
+    Value roundedExp = i.andi(i.shr(rounded, i.c(23)), i.c(0xFF));
+    s = floorFromExponent(i, roundedExp, info.emax);
+    s = i.sel(i.eq(roundedExp, i.c(0xFF)),
+              i.c(inf == InfPolicy::Saturate ? kScaleMax : kScaleNaN), s);
     break;
   }
   case ScaleAlgorithm::RCeil: {

@@ -217,6 +217,12 @@ uint8_t scaleByte(float amax, ScaleAlgorithm algorithm, InfPolicy inf,
   }
   case ScaleAlgorithm::Even: {
     uint32_t rounded = bits + (1u << (23 - info.mbits - 1));
+    // Rounding to the element's mantissa width carried into the Inf
+    // exponent: the block is treated as one holding an infinity (NaN byte,
+    // or 0xFE when saturating); never the floor exponent path (that policy
+    // is for floor only, and the verifier says so).
+    if (((rounded >> 23) & 0xFF) == 0xFF)
+      return inf == InfPolicy::Saturate ? kScaleMax : kScaleNaN;
     return floorFromExponent((rounded >> 23) & 0xFF, info.emax);
   }
   case ScaleAlgorithm::RCeil: {

@@ -68,6 +68,12 @@ static cl::opt<std::string> emitGPULibrary(
     cl::desc("with --gpu and --chip: compile ahead of time into this shared "
              "library (and FILE.sig) for mxq-gpu-launch instead of running; "
              "no --input or --output-dir needed"));
+static cl::opt<int64_t> fp4Length(
+    "fp4-length",
+    cl::desc("the number of FP4 codes along the last axis of an FP4 input "
+             "whose last dimension is dynamic (the file holds ceil(n/2) "
+             "bytes per row; default: twice the bytes)"),
+    cl::init(-1));
 static cl::opt<bool> print("print",
                            cl::desc("print the first values of each result"));
 
@@ -114,6 +120,9 @@ int main(int argc, char **argv) {
   if (gpu && !tileSizes.empty())
     return error("--tile-sizes applies only to the CPU (the GPU pipeline "
                  "maps blocks to threads itself)");
+  if (fp4Length < -1 || (fp4Length.getNumOccurrences() && fp4Length < 0))
+    return error("--fp4-length: a number of codes cannot be negative, but "
+                 "it is " + llvm::Twine(int64_t(fp4Length)));
   for (int64_t t : tileSizes)
     if (t < 0)
       return error("--tile-sizes: a tile size cannot be negative, but one is " +
@@ -164,7 +173,7 @@ int main(int argc, char **argv) {
     std::string err;
     if (!::mxq::npy::read(inputs[i], array, err))
       return error("input " + llvm::Twine(i) + ": " + err);
-    if (!::mxq::bufferFromNpy(array, type, i, args[i], err))
+    if (!::mxq::bufferFromNpy(array, type, i, args[i], err, fp4Length))
       return error(err + " ('" + inputs[i] + "')");
     raw[i].shape = args[i].shape;
     raw[i].elementType = type.getElementType();
@@ -172,27 +181,34 @@ int main(int argc, char **argv) {
   }
 
   std::vector<::mxq::npy::Array> outputs;
+  std::vector<std::vector<int64_t>> resultShapes;
   std::string err;
   if (reference) {
     std::vector<::mxq::Buffer> results;
     if (!::mxq::interpret(func, args, results, err))
       return error(err);
-    for (const ::mxq::Buffer &b : results)
+    for (const ::mxq::Buffer &b : results) {
       outputs.push_back(::mxq::bufferToNpy(b));
+      resultShapes.push_back(b.shape);
+    }
   } else if (gpu) {
     std::vector<::mxq::RawTensor> results;
     auto exe = ::mxq::GPUExecutable::compile(*module, entry, chip, ptx, err);
     if (!exe || !exe->run(raw, results, err))
       return error(err);
-    for (const ::mxq::RawTensor &r : results)
+    for (const ::mxq::RawTensor &r : results) {
       outputs.push_back(::mxq::rawToNpy(r.elementType, r.shape, r.data));
+      resultShapes.push_back(r.shape);
+    }
   } else {
     std::vector<::mxq::RawTensor> results;
     SmallVector<int64_t> sizes(tileSizes.begin(), tileSizes.end());
     if (!::mxq::runOnCPU(*module, entry, raw, results, err, sizes))
       return error(err);
-    for (const ::mxq::RawTensor &r : results)
+    for (const ::mxq::RawTensor &r : results) {
       outputs.push_back(::mxq::rawToNpy(r.elementType, r.shape, r.data));
+      resultShapes.push_back(r.shape);
+    }
   }
 
   if (auto ec = llvm::sys::fs::create_directories(outputDir))
@@ -204,7 +220,8 @@ int main(int argc, char **argv) {
     if (print) {
       ::mxq::Buffer b;
       auto type = cast<RankedTensorType>(fnType.getResult(i));
-      if (!::mxq::bufferFromNpy(outputs[i], type, i, b, err))
+      int64_t n = resultShapes[i].empty() ? -1 : resultShapes[i].back();
+      if (!::mxq::bufferFromNpy(outputs[i], type, i, b, err, n))
         return error("result " + llvm::Twine(i) + ": " + err);
       printSummary(i, b);
     }

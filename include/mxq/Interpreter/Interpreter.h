@@ -32,8 +32,13 @@ std::string npyDescrFor(mlir::Type elementType);
 
 /// Converts the .npy contents of argument `index` of type `type` into a
 /// buffer; false and a sentence in `error` if the file does not fit.
+/// FP4 codes are packed two per byte along the last axis, so a file of b
+/// bytes per row holds 2b - 1 or 2b codes: the count is the type's last
+/// dimension where it is static, else `fp4Length` where given (the file must
+/// then have ceil(fp4Length / 2) bytes per row), else 2b.
 bool bufferFromNpy(const npy::Array &array, mlir::RankedTensorType type,
-                   unsigned index, Buffer &buffer, std::string &error);
+                   unsigned index, Buffer &buffer, std::string &error,
+                   int64_t fp4Length = -1);
 
 /// The .npy form of a buffer (FP4 packed two per byte, low nibble first).
 npy::Array bufferToNpy(const Buffer &buffer);

@@ -41,6 +41,9 @@ llvm::LogicalResult moveBuffersToDevice(mlir::func::FuncOp func);
 /// Patterns of mxq-byte-sized-memory.
 void populateByteSizedMemoryPatterns(mlir::RewritePatternSet &patterns);
 
+/// Patterns of mxq-bf16-memory-as-i16.
+void populateBF16MemoryAsI16Patterns(mlir::RewritePatternSet &patterns);
+
 #define GEN_PASS_REGISTRATION
 #include "mxq/Transforms/Passes.h.inc"
 

@@ -117,6 +117,21 @@ def MXQByteSizedMemory : Pass<"mxq-byte-sized-memory"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def MXQBF16MemoryAsI16 : Pass<"mxq-bf16-memory-as-i16"> {
+  let summary = "Load and store scalar bf16 values as i16";
+  let description = [{
+    On the LLVM dialect: rewrites every scalar `llvm.load` and `llvm.store`
+    of `bf16` into one of `i16` (a store of a value bitcast from `i16` stores
+    that `i16`; a load whose users only want the bits is not bitcast back).
+    The bytes are the same. LLVM 22's x86 backend carries a scalar bfloat in
+    an f32 register and rounds it back with a conversion that flushes
+    subnormals, so without this a bf16 subnormal loaded or stored one
+    element at a time (a block along a non-last axis) can become zero. The
+    patterns are available as `mxq::populateBF16MemoryAsI16Patterns`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def MXQGPUDeviceBuffers
     : Pass<"mxq-gpu-device-buffers", "::mlir::ModuleOp"> {
   let summary = "Allocate the buffers of host functions on the GPU";

@@ -369,6 +369,115 @@ Value blockCount(OpBuilder &b, Location loc, Value size, Value k0,
   return arith::MinUIOp::create(b, loc, left, indexConst(b, loc, block));
 }
 
+/// 16-bit floats cross memory as i16 when they are not one contiguous
+/// vector: LLVM 22's x86 backend carries a scalar bfloat in an f32 register
+/// and rounds it back with a truncation that flushes subnormals, so no scalar
+/// bf16 (or f16) value may exist between a load or store and its vector.
+static bool travelsAsI16(Type elt) {
+  return isa<FloatType>(elt) && elt.getIntOrFloatBitWidth() == 16;
+}
+
+/// Reads `lanes` elements of `source` along `axis` at `at` as a vector of
+/// its element type, zeros past `count` (the live lanes; ignored when
+/// `inBounds`). The last axis is one transfer; any other axis reads lane by
+/// lane: static lanes up to kUnrolledLanes (a strided transfer becomes a
+/// dynamically indexed vector, which a GPU keeps in local memory), a loop
+/// beyond, 16-bit floats as i16 either way (see travelsAsI16).
+Value readAlongAxis(OpBuilder &b, Location l, Value source,
+                    ArrayRef<Value> at, int64_t axis, int64_t lanes,
+                    Value count, bool inBounds) {
+  auto type = cast<RankedTensorType>(source.getType());
+  Type elt = type.getElementType();
+  int64_t rank = type.getRank();
+  Value zero = arith::ConstantOp::create(b, l, b.getZeroAttr(elt));
+  bool asI16 = travelsAsI16(elt);
+  if (axis == rank - 1 || (!asI16 && lanes > kUnrolledLanes))
+    return vector::TransferReadOp::create(
+        b, l, VectorType::get({lanes}, elt), source, at, zero,
+        AffineMap::get(rank, 0, b.getAffineDimExpr(axis)),
+        ArrayRef<bool>{inBounds});
+  Type laneTy = asI16 ? Type(b.getI16Type()) : elt;
+  VectorType laneVec = VectorType::get({lanes}, laneTy);
+  auto lane = [&](OpBuilder &nb, Location nl, Value offset) -> Value {
+    SmallVector<Value> pos(at.begin(), at.end());
+    pos[axis] = arith::AddIOp::create(nb, nl, at[axis], offset);
+    Value e = tensor::ExtractOp::create(nb, nl, source, pos);
+    return asI16 ? arith::BitcastOp::create(nb, nl, laneTy, e).getResult() : e;
+  };
+  Value v;
+  if (lanes <= kUnrolledLanes) {
+    Value laneZero = arith::ConstantOp::create(b, l, b.getZeroAttr(laneTy));
+    SmallVector<Value> values =
+        loadLanes(b, l, lanes, count, inBounds, laneZero,
+                  [&](Value offset) { return lane(b, l, offset); });
+    v = vector::FromElementsOp::create(b, l, laneVec, values);
+  } else {
+    Value n = inBounds ? indexConst(b, l, lanes) : count;
+    v = scf::ForOp::create(
+            b, l, indexConst(b, l, 0), n, indexConst(b, l, 1),
+            ValueRange{arith::ConstantOp::create(b, l, b.getZeroAttr(laneVec))
+                           .getResult()},
+            [&](OpBuilder &nb, Location nl, Value k, ValueRange iter) {
+              Value next = vector::InsertOp::create(
+                  nb, nl, lane(nb, nl, k), iter[0], ArrayRef<OpFoldResult>{k});
+              scf::YieldOp::create(nb, nl, next);
+            })
+            .getResult(0);
+  }
+  if (asI16)
+    v = arith::BitcastOp::create(b, l, VectorType::get({lanes}, elt), v);
+  return v;
+}
+
+/// Writes the vector `v` into `dest` along `axis` at `at`, `count` live
+/// lanes (ignored when `inBounds`); the counterpart of readAlongAxis.
+Value writeAlongAxis(OpBuilder &b, Location l, Value v, Value dest,
+                     ArrayRef<Value> at, int64_t axis, Value count,
+                     bool inBounds) {
+  auto type = cast<RankedTensorType>(dest.getType());
+  Type elt = type.getElementType();
+  int64_t rank = type.getRank();
+  int64_t lanes = cast<VectorType>(v.getType()).getNumElements();
+  bool asI16 = travelsAsI16(elt);
+  if (axis == rank - 1 || (!asI16 && lanes > kUnrolledLanes))
+    return vector::TransferWriteOp::create(
+               b, l, v, dest, at,
+               AffineMap::get(rank, 0, b.getAffineDimExpr(axis)),
+               ArrayRef<bool>{inBounds})
+        .getResult();
+  if (asI16)
+    v = arith::BitcastOp::create(
+        b, l, VectorType::get({lanes}, b.getI16Type()), v);
+  auto insert = [&](OpBuilder &nb, Location nl, Value offset, Value x,
+                    Value into) -> Value {
+    SmallVector<Value> pos(at.begin(), at.end());
+    pos[axis] = arith::AddIOp::create(nb, nl, at[axis], offset);
+    if (asI16)
+      x = arith::BitcastOp::create(nb, nl, elt, x);
+    return tensor::InsertOp::create(nb, nl, x, into, pos);
+  };
+  if (lanes <= kUnrolledLanes) {
+    Value t = dest;
+    storeLanes(
+        b, l, lanes, count, inBounds,
+        [&](int64_t k) {
+          return vector::ExtractOp::create(b, l, v, k).getResult();
+        },
+        [&](Value offset, Value x) { t = insert(b, l, offset, x, t); });
+    return t;
+  }
+  Value n = inBounds ? indexConst(b, l, lanes) : count;
+  return scf::ForOp::create(
+             b, l, indexConst(b, l, 0), n, indexConst(b, l, 1),
+             ValueRange{dest},
+             [&](OpBuilder &nb, Location nl, Value k, ValueRange iter) {
+               Value x = vector::ExtractOp::create(nb, nl, v,
+                                                   ArrayRef<OpFoldResult>{k});
+               scf::YieldOp::create(nb, nl, insert(nb, nl, k, x, iter[0]));
+             })
+      .getResult(0);
+}
+
 struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
   using NumericsPattern::NumericsPattern;
 
@@ -413,47 +522,12 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
     // one vector<group x block> at `at`.
     auto compute = [&](OpBuilder &b, Location l, ArrayRef<Value> at,
                        int64_t group, bool inBounds, Value &scaleBytes) -> Value {
-      Value zero = arith::ConstantOp::create(
-          b, l, b.getFloatAttr(inType.getElementType(), 0.0));
-      Value v;
-      if (axis != rank - 1 && group * block <= kUnrolledLanes) {
-        // A block across rows: static lanes (a strided transfer becomes a
-        // loop over a dynamically indexed vector, which a GPU keeps in local
-        // memory). In a ragged block each lane reads at min(lane, count - 1)
-        // and is replaced by 0 past the end.
-        Value count;
-        if (!inBounds)
-          count = blockCount(b, l, size, at[axis], block);
-        // 16-bit elements travel as i16: LLVM's x86 backend carries scalar
-        // bfloat in f32 registers and rounds back with a truncation that
-        // flushes subnormals.
-        Type elt = inType.getElementType();
-        unsigned width = elt.getIntOrFloatBitWidth();
-        Type laneTy = width == 16 ? Type(b.getI16Type()) : elt;
-        Value laneZero =
-            width == 16
-                ? arith::ConstantOp::create(b, l, b.getI16IntegerAttr(0))
-                      .getResult()
-                : zero;
-        SmallVector<Value> lanes = loadLanes(
-            b, l, group * block, count, inBounds, laneZero, [&](Value offset) {
-              SmallVector<Value> pos(at.begin(), at.end());
-              pos[axis] = arith::AddIOp::create(b, l, at[axis], offset);
-              Value e = tensor::ExtractOp::create(b, l, input, pos);
-              return width == 16 ? arith::BitcastOp::create(b, l, laneTy, e)
-                                       .getResult()
-                                 : e;
-            });
-        v = vector::FromElementsOp::create(
-            b, l, VectorType::get({group * block}, laneTy), lanes);
-        if (width == 16)
-          v = arith::BitcastOp::create(
-              b, l, VectorType::get({group * block}, elt), v);
-      } else {
-        v = vector::TransferReadOp::create(
-            b, l, VectorType::get({group * block}, inType.getElementType()),
-            input, at, zero, map, ArrayRef<bool>{inBounds});
-      }
+      // A block across rows reads lane by lane (see readAlongAxis).
+      Value count;
+      if (axis != rank - 1 && !inBounds)
+        count = blockCount(b, l, size, at[axis], block);
+      Value v = readAlongAxis(b, l, input, at, axis, group * block, count,
+                              inBounds);
       Value x = toF32(b, l, v);
       if (group == 1) {
         Value absBits = arith::AndIOp::create(
@@ -612,7 +686,7 @@ struct DequantizeLowering : OpRewritePattern<dialect::DequantizeOp> {
     Location loc = op.getLoc();
     Value codes = op.getCodes(), scales = op.getScales();
     auto codesType = op.getCodes().getType();
-    int64_t rank = codesType.getRank(), axis = op.getAxis();
+    int64_t axis = op.getAxis();
     int64_t block = op.getBlockSize();
     Type resElt = op.getResult().getType().getElementType();
     ::mxq::ElementFormat format =
@@ -626,7 +700,6 @@ struct DequantizeLowering : OpRewritePattern<dialect::DequantizeOp> {
     blockLoopBounds(rw, loc, codes, axis, block, lbs, ubs, steps);
     Value size = tensor::DimOp::create(rw, loc, codes, axis);
     Value numBlocks = ubs[axis];
-    AffineMap map = AffineMap::get(rank, 0, rw.getAffineDimExpr(axis));
 
     scf::LoopNest nest = scf::buildLoopNest(
         rw, loc, lbs, ubs, steps, ValueRange{result},
@@ -652,10 +725,8 @@ struct DequantizeLowering : OpRewritePattern<dialect::DequantizeOp> {
             Value y = num::canonicalizeNaN(
                 b, l, arith::MulFOp::create(b, l, value, scale));
             Value out = fromF32(b, l, y, resElt);
-            return {vector::TransferWriteOp::create(
-                        b, l, out, iters[0], at, map,
-                        ArrayRef<bool>{inBounds})
-                        .getResult()};
+            return {writeAlongAxis(b, l, out, iters[0], at, axis, count,
+                                   inBounds)};
           };
           return splitOnWholeBlock(b, l, size, k0, block, emit);
         });
