@@ -27,6 +27,7 @@
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
+#include <utility>
 
 namespace {
 
@@ -58,6 +59,33 @@ bool typeInfo(const std::string &type, unsigned &bytes, std::string &descr) {
 }
 
 } // namespace
+
+/// The most arguments an entry may take (its C interface is called with one
+/// pointer per argument after the result pointer).
+constexpr size_t kMaxArguments = 8;
+
+template <size_t... I>
+static void callWithPointers(void *fn, void *results,
+                             const std::vector<void *> &args,
+                             std::index_sequence<I...>) {
+  using F = void (*)(void *, decltype((void)I, (void *)nullptr)...);
+  reinterpret_cast<F>(fn)(results, args[I]...);
+}
+
+/// Calls `fn(results, args...)`; false if there are too many arguments.
+template <size_t N = 0>
+static bool callEntry(void *fn, void *results,
+                      const std::vector<void *> &args) {
+  if constexpr (N > kMaxArguments) {
+    return false;
+  } else {
+    if (args.size() == N) {
+      callWithPointers(fn, results, args, std::make_index_sequence<N>());
+      return true;
+    }
+    return callEntry<N + 1>(fn, results, args);
+  }
+}
 
 int main(int argc, char **argv) {
   std::string library, outputDir;
@@ -182,20 +210,10 @@ int main(int argc, char **argv) {
     std::vector<void *> ptrs;
     for (auto &dsc : descriptors)
       ptrs.push_back(dsc.data());
-    // _mlir_ciface_entry(results*, descriptors*...): up to 4 arguments.
-    void *res = resultStruct.data();
-    using F0 = void (*)(void *);
-    using F1 = void (*)(void *, void *);
-    using F2 = void (*)(void *, void *, void *);
-    using F3 = void (*)(void *, void *, void *, void *);
-    void *raw = reinterpret_cast<void *>(fn);
-    switch (ptrs.size()) {
-    case 0: reinterpret_cast<F0>(raw)(res); break;
-    case 1: reinterpret_cast<F1>(raw)(res, ptrs[0]); break;
-    case 2: reinterpret_cast<F2>(raw)(res, ptrs[0], ptrs[1]); break;
-    case 3: reinterpret_cast<F3>(raw)(res, ptrs[0], ptrs[1], ptrs[2]); break;
-    default:
-      error = "functions of more than 3 arguments are not supported";
+    // _mlir_ciface_entry(results*, descriptors*...).
+    if (!callEntry(reinterpret_cast<void *>(fn), resultStruct.data(), ptrs)) {
+      error = "functions of more than " + std::to_string(kMaxArguments) +
+              " arguments are not supported";
       return false;
     }
     error = mxq::gpuruntime::takeError();
