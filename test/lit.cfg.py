@@ -24,6 +24,7 @@ tool_dirs = [config.mxq_tools_dir, config.llvm_tools_dir]
 tools = [
     "mxq-opt",
     "mxq-run",
+    "mxq-sweep",
     "mxq-gpu-launch",
     ToolSubst("%PYTHON", config.python_executable, unresolved="ignore"),
 ]

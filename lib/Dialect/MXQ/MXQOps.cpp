@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mxq/Dialect/MXQ/MXQ.h"
+#include "mxq/Dialect/MXQ/AttributeSpace.h"
 #include "mxq/Support/ScaleLayout.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -59,11 +60,12 @@ static LogicalResult verifyAxis(Operation *op, int64_t axis, int64_t rank,
 }
 
 static LogicalResult verifyBlockSize(Operation *op, int64_t block) {
-  if (block <= 0 || block % 32 != 0 || block > 1024)
+  const AttributeSpace &space = attributeSpace();
+  if (!space.isValidBlock(block))
     return op->emitOpError()
-           << "expects block_size to be a positive multiple of 32 no larger "
-              "than 1024, but it is "
-           << block << " (C2)";
+           << "expects block_size to be a positive multiple of "
+           << space.blockQuantum << " no larger than " << space.maxBlock
+           << ", but it is " << block << " (C2)";
   return success();
 }
 

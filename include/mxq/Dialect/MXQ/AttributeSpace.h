@@ -1,0 +1,45 @@
+//===- AttributeSpace.h - every value an mxq attribute may take -*- C++ -*-===//
+//
+// One table of the values of every mxq attribute and operand type: the enum
+// cases come from the ODS enums, the element formats from mxq/Support/
+// Formats.h, the block rule is the one the verifiers enforce. The verifiers
+// read it (the block rule), and the attribute sweep (tools/mxq-sweep)
+// enumerates it and keeps what the verifiers accept, so a value added to an
+// enum is swept the day it is added.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MXQ_DIALECT_MXQ_ATTRIBUTESPACE_H
+#define MXQ_DIALECT_MXQ_ATTRIBUTESPACE_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::mxq {
+
+struct AttributeSpace {
+  /// The words of each enum attribute, in enum order.
+  std::vector<std::string> scaleAlgorithms, infPolicies, roundings,
+      nanElements, scaleLayouts;
+  /// MLIR spellings of the code types (every element format).
+  std::vector<std::string> codeTypes;
+  /// MLIR spellings of the wide float types (quantize inputs, dequantize
+  /// results).
+  std::vector<std::string> sourceTypes;
+  /// Block sizes are positive multiples of `blockQuantum` up to `maxBlock`.
+  int64_t blockQuantum = 32, maxBlock = 1024;
+  /// The block sizes a sweep takes: the smallest, a power of two, two that
+  /// are not (96, 160) and the largest.
+  std::vector<int64_t> sweptBlocks;
+
+  bool isValidBlock(int64_t block) const {
+    return block > 0 && block % blockQuantum == 0 && block <= maxBlock;
+  }
+};
+
+/// The table (built once).
+const AttributeSpace &attributeSpace();
+
+} // namespace mlir::mxq
+
+#endif // MXQ_DIALECT_MXQ_ATTRIBUTESPACE_H

@@ -1,0 +1,698 @@
+//===- mxq-sweep.cpp - every attribute combination, compiled vs reference -===//
+//
+//   mxq-sweep [--family=quantize,...] [--sample=N] [--seed=S] [--shard=I/N]
+//             [--print-table] [--list] [--keep-going]
+//
+// Enumerates, per op family, every combination of the values in the
+// attribute table (mxq/Dialect/MXQ/AttributeSpace.h: element formats, scale
+// rules, Inf and NaN policies, roundings, NaN codes, layouts, blocks, every
+// axis of ranks 1-3, every input or result type, static, dynamic, ragged and
+// size-1 shapes), keeps those the verifiers accept, compiles each for the
+// CPU and runs it and the C++ reference on edge-case and random data, and
+// reports every byte that differs with its function. --sample takes N
+// accepted combinations of each family at random (a fixed seed: the bounded run of the test
+// suite); without it, all of them (scripts/sweep.sh).
+//
+//===----------------------------------------------------------------------===//
+#include "mxq/Dialect/MXQ/AttributeSpace.h"
+#include "mxq/Dialect/MXQ/MXQ.h"
+#include "mxq/InitAll.h"
+#include "mxq/Interpreter/Interpreter.h"
+#include "mxq/Reference/Reference.h"
+#include "mxq/Runtime/CPURunner.h"
+#include "mxq/Support/ScaleLayout.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <cstring>
+#include <map>
+#include <random>
+#include <set>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+using Shape = std::vector<int64_t>;
+
+static cl::OptionCategory category("mxq-sweep options");
+static cl::list<std::string> families(
+    "family", cl::CommaSeparated, cl::cat(category),
+    cl::desc("op families to sweep: quantize, dequantize, dual_quantize, "
+             "two_level_quantize, fake_quant, fake_quant_grad (default: "
+             "all)"));
+static cl::opt<int64_t> sample(
+    "sample", cl::init(0), cl::cat(category),
+    cl::desc("run N accepted combinations of each family drawn at random "
+             "(0: all)"));
+static cl::opt<uint64_t> seed("seed", cl::init(1), cl::cat(category),
+                              cl::desc("seed of the draw and of the data"));
+static cl::opt<std::string> shard(
+    "shard", cl::init(""), cl::cat(category),
+    cl::desc("I/N: run only the combinations whose index is I modulo N"));
+static cl::opt<bool> printTable("print-table", cl::cat(category),
+                                cl::desc("print the attribute table and exit"));
+static cl::opt<bool> listOnly(
+    "list", cl::cat(category),
+    cl::desc("count the combinations the verifiers accept, run nothing"));
+
+namespace {
+
+/// How an argument's data is made.
+enum class Data { Source, Codes, Scales, Step, ZeroPoint };
+
+struct Arg {
+  Data data;
+  std::string elt;   ///< element type of the argument
+  Shape shape;       ///< concrete shape for one run
+};
+
+/// One function of the sweep: its text for the shapes of one run (static
+/// functions have one run; dynamic ones several).
+struct Case {
+  std::string family, attrs; ///< e.g. "quantize", "f8E4M3FN floor nan ..."
+  bool dynamic = false;
+  /// Function text for a run (args of that run); with `dynamic`, the text
+  /// of every run is the same.
+  std::function<std::string(const std::vector<Arg> &)> text;
+  std::vector<std::vector<Arg>> runs;
+};
+
+std::string dims(const Shape &s, bool dynamic, size_t keepStatic = 0) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    bool dyn = dynamic && i + keepStatic < s.size();
+    out += (dyn ? std::string("?") : std::to_string(s[i])) + "x";
+  }
+  return out;
+}
+
+std::string tensor(const Shape &s, const std::string &elt, bool dynamic,
+                   size_t keepStatic = 0) {
+  return "tensor<" + dims(s, dynamic, keepStatic) + elt + ">";
+}
+
+::mxq::ScaleLayout layoutOf(const std::string &word) {
+  auto l = mlir::mxq::symbolizeScaleLayout(word);
+  return static_cast<::mxq::ScaleLayout>(*l);
+}
+
+/// Shapes of a run: aligned (whole blocks), ragged (a partial last block,
+/// odd sizes elsewhere) and size 1, for `rank` with blocks of `block` along
+/// `axis`.
+std::vector<Shape> runShapes(int64_t rank, int64_t axis, int64_t block) {
+  Shape aligned(rank, 4), ragged(rank, 3), one(rank, 1);
+  aligned[axis] = 2 * block;
+  ragged[axis] = block + 7;
+  if (rank >= 2 && axis != rank - 1)
+    ragged[rank - 1] = 5;
+  return {aligned, ragged, one};
+}
+
+std::string attr(const std::string &name, const std::string &value) {
+  return " " + name + " = " + value;
+}
+
+const std::string kScale = "f8E8M0FNU";
+
+/// Every combination of the table for every family (not yet verified).
+std::vector<Case> enumerate() {
+  const mlir::mxq::AttributeSpace &t = mlir::mxq::attributeSpace();
+  std::vector<Case> cases;
+  std::set<std::string> want(families.begin(), families.end());
+  auto wanted = [&](const char *f) { return want.empty() || want.count(f); };
+  auto shapeModes = {0, 1, 2}; // dynamic, static ragged, static size-1
+
+  if (wanted("quantize"))
+    for (const auto &code : t.codeTypes)
+      for (const auto &scale : t.scaleAlgorithms)
+        for (const auto &inf : t.infPolicies)
+          for (const auto &rnd : t.roundings)
+            for (const auto &nan : t.nanElements)
+              for (const auto &layout : t.scaleLayouts)
+                for (int64_t block : t.sweptBlocks)
+                  for (int64_t rank = 1; rank <= 3; ++rank)
+                    for (int64_t axis = 0; axis < rank; ++axis)
+                      for (const auto &src : t.sourceTypes)
+                        for (int mode : shapeModes) {
+                          Case c;
+                          c.family = "quantize";
+                          std::string a = "axis = " + std::to_string(axis) +
+                                          attr("block", std::to_string(block)) +
+                                          attr("scale", scale) +
+                                          attr("inf", inf) +
+                                          attr("rounding", rnd) +
+                                          attr("nan_element", nan) +
+                                          attr("layout", layout);
+                          c.dynamic = mode == 0;
+                          std::vector<Shape> shapes = runShapes(rank, axis, block);
+                          if (mode == 1)
+                            shapes = {shapes[1]};
+                          else if (mode == 2)
+                            shapes = {shapes[2]};
+                          c.attrs = a + " : " + src + " -> " + code +
+                                    (c.dynamic ? " (dynamic)" : " (static)");
+                          for (const Shape &s : shapes)
+                            c.runs.push_back({{Data::Source, src, s}});
+                          bool dyn = c.dynamic;
+                          ::mxq::ScaleLayout l = layoutOf(layout);
+                          size_t keep = l == ::mxq::ScaleLayout::Pairs ? 1 : 0;
+                          c.text = [=](const std::vector<Arg> &args) {
+                            const Shape &x = args[0].shape;
+                            Shape s;
+                            std::string err;
+                            if (!::mxq::scaleShape(x, axis, block, l, s, err))
+                              s = x; // the verifier rejects it
+                            std::string in = tensor(x, src, dyn);
+                            std::string q = tensor(x, code, dyn);
+                            std::string sc = tensor(s, kScale, dyn, keep);
+                            return "func.func @f(%x: " + in + ") -> (" + q +
+                                   ", " + sc + ") {\n  %q, %s = mxq.quantize "
+                                   "%x " + a + " : " + in + " -> " + q + ", " +
+                                   sc + "\n  return %q, %s : " + q + ", " + sc +
+                                   "\n}\n";
+                          };
+                          cases.push_back(std::move(c));
+                        }
+
+  if (wanted("dequantize"))
+    for (const auto &code : t.codeTypes)
+      for (const auto &layout : t.scaleLayouts)
+        for (int64_t block : t.sweptBlocks)
+          for (int64_t rank = 1; rank <= 3; ++rank)
+            for (int64_t axis = 0; axis < rank; ++axis)
+              for (const auto &out : t.sourceTypes)
+                for (int mode : shapeModes) {
+                  Case c;
+                  c.family = "dequantize";
+                  std::string a = "axis = " + std::to_string(axis) +
+                                  attr("block", std::to_string(block)) +
+                                  attr("layout", layout);
+                  c.dynamic = mode == 0;
+                  c.attrs = a + " : " + code + " -> " + out +
+                            (c.dynamic ? " (dynamic)" : " (static)");
+                  ::mxq::ScaleLayout l = layoutOf(layout);
+                  std::vector<Shape> shapes = runShapes(rank, axis, block);
+                  if (mode)
+                    shapes = {shapes[mode]};
+                  for (const Shape &x : shapes) {
+                    Shape s;
+                    std::string err;
+                    if (!::mxq::scaleShape(x, axis, block, l, s, err))
+                      s = x;
+                    c.runs.push_back(
+                        {{Data::Codes, code, x}, {Data::Scales, kScale, s}});
+                  }
+                  bool dyn = c.dynamic;
+                  size_t keep = l == ::mxq::ScaleLayout::Pairs ? 1 : 0;
+                  c.text = [=](const std::vector<Arg> &args) {
+                    std::string q = tensor(args[0].shape, code, dyn);
+                    std::string sc = tensor(args[1].shape, kScale, dyn, keep);
+                    std::string y = tensor(args[0].shape, out, dyn);
+                    return "func.func @f(%q: " + q + ", %s: " + sc + ") -> " +
+                           y + " {\n  %y = mxq.dequantize %q, %s " + a + " : " +
+                           q + ", " + sc + " -> " + y + "\n  return %y : " + y +
+                           "\n}\n";
+                  };
+                  cases.push_back(std::move(c));
+                }
+
+  if (wanted("dual_quantize"))
+    for (const auto &code : t.codeTypes)
+      for (const auto &scale : t.scaleAlgorithms)
+        for (const auto &inf : t.infPolicies)
+          for (const auto &rnd : t.roundings)
+            for (const auto &nan : t.nanElements)
+              for (int64_t rank = 2; rank <= 3; ++rank)
+                for (const auto &src : t.sourceTypes)
+                  for (int mode : shapeModes) {
+                    Case c;
+                    c.family = "dual_quantize";
+                    std::string a = "scale = " + scale + attr("inf", inf) +
+                                    attr("rounding", rnd) +
+                                    attr("nan_element", nan);
+                    c.dynamic = mode == 0;
+                    c.attrs = a + " : rank " + std::to_string(rank) + " " +
+                              src + " -> " + code +
+                              (c.dynamic ? " (dynamic)" : " (static)");
+                    std::vector<Shape> shapes;
+                    Shape b(rank - 2, 2);
+                    for (auto mk : {std::pair<int64_t, int64_t>{64, 96},
+                                    {37, 70}, {1, 1}}) {
+                      Shape x = b;
+                      x.push_back(mk.first);
+                      x.push_back(mk.second);
+                      shapes.push_back(x);
+                    }
+                    if (mode)
+                      shapes = {shapes[mode]};
+                    for (const Shape &x : shapes)
+                      c.runs.push_back({{Data::Source, src, x}});
+                    bool dyn = c.dynamic;
+                    c.text = [=](const std::vector<Arg> &args) {
+                      Shape x = args[0].shape, xt = x, s(x.begin(), x.end() - 2);
+                      int64_t m = x[rank - 2], k = x[rank - 1];
+                      std::swap(xt[rank - 2], xt[rank - 1]);
+                      s.push_back(::mxq::swizzleBytes(m, ::mxq::ceilDiv(k, 32)));
+                      std::string in = tensor(x, src, dyn);
+                      std::string q0 = tensor(x, code, dyn);
+                      std::string q1 = tensor(xt, code, dyn);
+                      std::string sc = tensor(s, kScale, dyn);
+                      std::string res = q0 + ", " + sc + ", " + q1 + ", " + sc;
+                      return "func.func @f(%x: " + in + ") -> (" + res +
+                             ") {\n  %q0, %s0, %q1, %s1 = mxq.dual_quantize %x " +
+                             a + " : " + in + " -> " + res +
+                             "\n  return %q0, %s0, %q1, %s1 : " + res + "\n}\n";
+                    };
+                    cases.push_back(std::move(c));
+                  }
+
+  if (wanted("two_level_quantize"))
+    for (const auto &rnd : t.roundings)
+      for (const auto &nan : t.nanElements)
+        for (int smooth = 0; smooth < 2; ++smooth)
+          for (int64_t rank = 1; rank <= 3; ++rank)
+            for (const auto &src : t.sourceTypes)
+              for (int mode : shapeModes) {
+                Case c;
+                c.family = "two_level_quantize";
+                std::string a = attr("rounding", rnd) + attr("nan_element", nan);
+                c.dynamic = mode == 0;
+                c.attrs = std::string(smooth ? "smooth" : "") + a + " : rank " +
+                          std::to_string(rank) + " " + src +
+                          (c.dynamic ? " (dynamic)" : " (static)");
+                std::vector<Shape> shapes;
+                for (int64_t n : {1024, 530, 2}) {
+                  Shape x(rank - 1, n == 2 ? 1 : 3);
+                  x.push_back(n);
+                  shapes.push_back(x);
+                }
+                if (mode)
+                  shapes = {shapes[mode]};
+                for (const Shape &x : shapes) {
+                  std::vector<Arg> args{{Data::Source, src, x}};
+                  if (smooth)
+                    args.push_back({Data::Step, src, {x.back()}});
+                  c.runs.push_back(args);
+                }
+                bool dyn = c.dynamic;
+                c.text = [=](const std::vector<Arg> &args) {
+                  Shape x = args[0].shape, l0 = x, l1 = x;
+                  l0.back() = ::mxq::ceilDiv(x.back(), 512);
+                  l1.back() = ::mxq::ceilDiv(x.back(), 64);
+                  l1.push_back(2);
+                  std::string in = tensor(x, src, dyn);
+                  std::string sm = smooth ? tensor(args[1].shape, src, dyn) : "";
+                  std::string res = tensor(x, "f4E2M1FN", dyn) + ", " +
+                                    tensor(l0, "f32", dyn) + ", " +
+                                    tensor(l1, kScale, dyn, 1);
+                  return "func.func @f(%x: " + in +
+                         (smooth ? ", %m: " + sm : "") + ") -> (" + res +
+                         ") {\n  %y, %a, %b = mxq.two_level_quantize %x" +
+                         (smooth ? " smooth %m" : "") + a + " : " + in +
+                         (smooth ? ", " + sm : "") + " -> " + res +
+                         "\n  return %y, %a, %b : " + res + "\n}\n";
+                };
+                cases.push_back(std::move(c));
+              }
+
+  for (const char *fam : {"fake_quant", "fake_quant_grad"}) {
+    if (!wanted(fam))
+      continue;
+    bool grad = std::strcmp(fam, "fake_quant_grad") == 0;
+    std::vector<std::string> formats =
+        grad ? std::vector<std::string>{"f8E4M3FN"} : t.codeTypes;
+    for (const auto &code : formats)
+      for (int range = 0; range < 2; ++range)
+        for (int64_t rank = 1; rank <= 3; ++rank)
+          for (int64_t axis = -1; axis < rank; ++axis)
+            for (const auto &src : t.sourceTypes)
+              for (int mode : shapeModes) {
+                Case c;
+                c.family = fam;
+                float max = code == "f8E5M2" ? 57344.0f : 448.0f;
+                float lo = range ? -max / 4 : -max, hi = range ? max / 2 : max;
+                auto f = [](float v) {
+                  std::string s = std::to_string(v);
+                  return s;
+                };
+                std::string a = (grad ? "" : "format = " + code + " ") +
+                                "quant_min = " + f(lo) + " quant_max = " + f(hi) +
+                                (axis >= 0 ? attr("axis", std::to_string(axis))
+                                           : "");
+                c.dynamic = mode == 0;
+                c.attrs = a + " : rank " + std::to_string(rank) + " " + src +
+                          (c.dynamic ? " (dynamic)" : " (static)");
+                std::vector<Shape> shapes = {Shape(rank, 4), Shape(rank, 3),
+                                             Shape(rank, 1)};
+                shapes[0].back() = 64;
+                shapes[1].back() = 37;
+                if (mode)
+                  shapes = {shapes[mode]};
+                for (const Shape &x : shapes) {
+                  Shape p{axis >= 0 ? x[axis] : 1};
+                  std::vector<Arg> args;
+                  if (grad)
+                    args.push_back({Data::Source, src, x});
+                  args.push_back({Data::Source, src, x});
+                  args.push_back({Data::Step, "f32", p});
+                  if (!grad)
+                    args.push_back({Data::ZeroPoint, "f32", p});
+                  c.runs.push_back(args);
+                }
+                bool dyn = c.dynamic;
+                c.text = [=](const std::vector<Arg> &args) {
+                  std::string in = tensor(args[0].shape, src, dyn);
+                  std::string p = tensor(args.back().shape, "f32", dyn);
+                  if (grad)
+                    return "func.func @f(%g: " + in + ", %x: " + in +
+                           ", %s: " + p + ") -> " + in +
+                           " {\n  %y = mxq.fake_quant_grad %g, %x, %s " + a +
+                           " : " + in + ", " + p + "\n  return %y : " + in +
+                           "\n}\n";
+                  return "func.func @f(%x: " + in + ", %s: " + p + ", %z: " +
+                         p + ") -> " + in +
+                         " {\n  %y = mxq.fake_quant %x, %s, %z " + a + " : " +
+                         in + ", " + p + ", " + p + "\n  return %y : " + in +
+                         "\n}\n";
+                };
+                cases.push_back(std::move(c));
+              }
+  }
+  return cases;
+}
+
+//===----------------------------------------------------------------------===//
+// Data
+//===----------------------------------------------------------------------===//
+
+/// Values over a wide exponent range with whole 32-blocks of edge cases:
+/// zeros, a NaN, an infinity, subnormals, huge values, grid ties, values
+/// just past the E4M3 maximum (the same recipe as the differential tests).
+std::vector<float> edgeValues(std::mt19937_64 &rng, size_t n,
+                              const std::string &elt) {
+  std::normal_distribution<float> normal;
+  std::uniform_int_distribution<int> exp(-30, 30), kind(0, 11), coin(0, 1);
+  std::vector<float> x(n);
+  for (float &v : x)
+    v = normal(rng) * std::ldexp(1.0f, exp(rng));
+  float tiny = elt == "f32" ? std::ldexp(1.0f, -149)
+                            : (elt == "f16" ? std::ldexp(1.0f, -24)
+                                            : std::ldexp(1.0f, -133));
+  float huge = elt == "f16" ? 60000.0f : 3.0e38f;
+  for (size_t start = 0; start < n; start += 32) {
+    size_t end = std::min(n, start + 32);
+    int k = kind(rng);
+    std::uniform_int_distribution<size_t> pick(start, end - 1);
+    for (size_t i = start; i < end; ++i) {
+      float sign = coin(rng) ? -1.0f : 1.0f;
+      switch (k) {
+      case 0: x[i] = sign * 0.0f; break;
+      case 3: x[i] = tiny * float(int(rng() % 9) - 4); break;
+      case 4: x[i] = huge * (float(rng() % 2001) / 1000.0f - 1.0f); break;
+      case 5:
+        x[i] = (float(int(rng() % 128) - 64) + 0.5f) *
+               std::ldexp(1.0f, int(rng() % 16) - 8);
+        break;
+      case 6: x[i] = sign * 480.0f; break;
+      default: break;
+      }
+    }
+    if (k == 1)
+      x[pick(rng)] = std::nanf("");
+    if (k == 2)
+      x[pick(rng)] = (coin(rng) ? -1 : 1) * INFINITY;
+  }
+  return x;
+}
+
+/// The .npy form of one argument.
+::mxq::npy::Array makeArg(std::mt19937_64 &rng, const Arg &a) {
+  ::mxq::npy::Array arr;
+  arr.shape = a.shape;
+  size_t n = ::mxq::ref::numElements(a.shape);
+  auto put16 = [&](uint16_t bits) {
+    arr.data.push_back(bits & 0xFF);
+    arr.data.push_back(bits >> 8);
+  };
+  auto putValues = [&](const std::vector<float> &v, const std::string &elt) {
+    for (float f : v) {
+      if (elt == "f32") {
+        uint8_t b[4];
+        std::memcpy(b, &f, 4);
+        arr.data.insert(arr.data.end(), b, b + 4);
+      } else {
+        put16(elt == "f16" ? ::mxq::ref::toF16Bits(f)
+                           : ::mxq::ref::toBF16Bits(f));
+      }
+    }
+    arr.descr = elt == "f32" ? "<f4" : (elt == "f16" ? "<f2" : "<u2");
+  };
+  switch (a.data) {
+  case Data::Source:
+    putValues(edgeValues(rng, n, a.elt), a.elt);
+    break;
+  case Data::Step: {
+    std::vector<float> v(n);
+    for (float &f : v)
+      f = std::ldexp(1.0f, int(rng() % 12) - 6) *
+          (0.5f + float(rng() % 1000) / 1000.0f);
+    putValues(v, a.elt);
+    break;
+  }
+  case Data::ZeroPoint: {
+    const float choices[] = {0.0f, 0.5f, -1.25f};
+    std::vector<float> v(n);
+    for (float &f : v)
+      f = choices[rng() % 3];
+    putValues(v, a.elt);
+    break;
+  }
+  case Data::Codes: {
+    arr.descr = "|u1";
+    unsigned width = a.elt == "f4E2M1FN" ? 4 : (a.elt[1] == '6' ? 6 : 8);
+    std::vector<uint8_t> codes(n);
+    for (uint8_t &c : codes)
+      c = uint8_t(rng() & ((1u << width) - 1));
+    if (width == 4) {
+      arr.data = ::mxq::ref::packFP4(codes, a.shape);
+      if (!arr.shape.empty())
+        arr.shape.back() = ::mxq::ceilDiv(arr.shape.back(), 2);
+    } else {
+      arr.data = codes;
+    }
+    break;
+  }
+  case Data::Scales: {
+    arr.descr = "|u1";
+    arr.data.resize(n);
+    for (uint8_t &s : arr.data) {
+      unsigned r = rng() % 100;
+      s = r < 5 ? 0xFF : r < 10 ? 0 : r < 15 ? 0xFE : uint8_t(100 + rng() % 50);
+    }
+    break;
+  }
+  }
+  return arr;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "mxq-sweep: every attribute combination the verifiers accept, "
+      "compiled for the CPU and compared with the reference\n");
+  const mlir::mxq::AttributeSpace &table = mlir::mxq::attributeSpace();
+  if (printTable) {
+    auto list = [](const char *name, const std::vector<std::string> &v) {
+      llvm::outs() << name << ": " << llvm::join(v, " ") << "\n";
+    };
+    list("scale", table.scaleAlgorithms);
+    list("inf", table.infPolicies);
+    list("rounding", table.roundings);
+    list("nan_element", table.nanElements);
+    list("layout", table.scaleLayouts);
+    list("codes", table.codeTypes);
+    list("sources", table.sourceTypes);
+    llvm::outs() << "block: multiples of " << table.blockQuantum << " up to "
+                 << table.maxBlock << "; swept:";
+    for (int64_t b : table.sweptBlocks)
+      llvm::outs() << " " << b;
+    llvm::outs() << "\n";
+    return 0;
+  }
+  for (const std::string &f : families)
+    if (!llvm::is_contained(
+            std::vector<std::string>{"quantize", "dequantize", "dual_quantize",
+                                     "two_level_quantize", "fake_quant",
+                                     "fake_quant_grad"},
+            f)) {
+      llvm::errs() << "mxq-sweep: error: unknown family '" << f
+                   << "' (quantize, dequantize, dual_quantize, "
+                      "two_level_quantize, fake_quant, fake_quant_grad)\n";
+      return 1;
+    }
+  int64_t shardIndex = 0, shardCount = 1;
+  if (!shard.empty()) {
+    auto [i, n] = llvm::StringRef(shard).split('/');
+    if (i.getAsInteger(10, shardIndex) || n.getAsInteger(10, shardCount) ||
+        shardCount < 1 || shardIndex < 0 || shardIndex >= shardCount) {
+      llvm::errs() << "mxq-sweep: error: --shard expects I/N with 0 <= I < N, "
+                      "but it is '"
+                   << shard << "'\n";
+      return 1;
+    }
+  }
+  if (sample < 0) {
+    llvm::errs() << "mxq-sweep: error: --sample cannot be negative\n";
+    return 1;
+  }
+
+  DialectRegistry registry;
+  ::mxq::registerDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  std::vector<Case> cases = enumerate();
+  std::vector<size_t> order(cases.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::mt19937_64 drawRng(seed);
+  if (sample > 0)
+    std::shuffle(order.begin(), order.end(), drawRng);
+
+  int64_t accepted = 0, rejected = 0, runs = 0, failures = 0;
+  std::map<std::string, int64_t> perFamily;
+  for (size_t idx : order) {
+    if (int64_t(idx) % shardCount != shardIndex)
+      continue;
+    const Case &c = cases[idx];
+    if (sample > 0 && perFamily[c.family] >= sample)
+      continue; // this family has its share of the draw
+    // The verifiers decide what is swept.
+    std::string text = c.text(c.runs[0]);
+    OwningOpRef<ModuleOp> module;
+    {
+      ScopedDiagnosticHandler quiet(&context,
+                                    [](Diagnostic &) { return success(); });
+      module = parseSourceString<ModuleOp>(text, &context);
+    }
+    if (!module) {
+      ++rejected;
+      continue;
+    }
+    ++accepted;
+    ++perFamily[c.family];
+    if (listOnly)
+      continue;
+    auto report = [&](const std::string &what) {
+      ++failures;
+      llvm::outs() << "FAIL " << c.family << " " << c.attrs << ": " << what
+                   << "\n"
+                   << text;
+    };
+    std::unique_ptr<::mxq::CPUExecutable> exe;
+    if (c.dynamic) {
+      std::string err;
+      OwningOpRef<ModuleOp> copy = module->clone();
+      exe = ::mxq::CPUExecutable::compile(*copy, "f", err);
+      if (!exe) {
+        report("does not compile: " + err);
+        continue;
+      }
+    }
+    for (size_t r = 0; r < c.runs.size(); ++r) {
+      const std::vector<Arg> &args = c.runs[r];
+      OwningOpRef<ModuleOp> runModule;
+      if (!c.dynamic) {
+        runModule = parseSourceString<ModuleOp>(c.text(args), &context);
+        std::string err;
+        OwningOpRef<ModuleOp> copy = runModule->clone();
+        exe = ::mxq::CPUExecutable::compile(*copy, "f", err);
+        if (!exe) {
+          report("does not compile: " + err);
+          break;
+        }
+      }
+      ModuleOp m = c.dynamic ? *module : *runModule;
+      auto func = m.lookupSymbol<func::FuncOp>("f");
+      std::mt19937_64 rng(seed * 1000003 + idx * 31 + r);
+      std::vector<::mxq::Buffer> buffers(args.size());
+      std::vector<::mxq::RawTensor> raws(args.size());
+      std::string err;
+      bool ok = true;
+      for (size_t i = 0; i < args.size() && ok; ++i) {
+        ::mxq::npy::Array a = makeArg(rng, args[i]);
+        auto type = cast<RankedTensorType>(func.getArgumentTypes()[i]);
+        ok = ::mxq::bufferFromNpy(a, type, i, buffers[i], err,
+                                  args[i].shape.empty()
+                                      ? -1
+                                      : args[i].shape.back());
+        raws[i].shape = buffers[i].shape;
+        raws[i].elementType = type.getElementType();
+        raws[i].data = ::mxq::rawFromNpy(a, raws[i].elementType, raws[i].shape);
+      }
+      if (!ok) {
+        report("the sweep made an input the runner rejects: " + err);
+        break;
+      }
+      std::vector<::mxq::Buffer> expected;
+      std::vector<::mxq::RawTensor> got;
+      if (!::mxq::interpret(func, buffers, expected, err)) {
+        report("the reference fails: " + err);
+        break;
+      }
+      if (!exe->run(raws, got, err)) {
+        report("the compiled function fails: " + err);
+        break;
+      }
+      ++runs;
+      for (size_t i = 0; i < expected.size(); ++i) {
+        ::mxq::npy::Array e = ::mxq::bufferToNpy(expected[i]);
+        ::mxq::npy::Array g =
+            ::mxq::rawToNpy(got[i].elementType, got[i].shape, got[i].data);
+        if (e.shape == g.shape && e.data == g.data)
+          continue;
+        std::string what = "result " + std::to_string(i) + " differs on " +
+                           ::mxq::shapeToString(args[0].shape);
+        if (e.shape != g.shape) {
+          what += ": shapes " + ::mxq::shapeToString(g.shape) + " (compiled) " +
+                  ::mxq::shapeToString(e.shape) + " (reference)";
+        } else {
+          size_t k = 0;
+          while (e.data[k] == g.data[k])
+            ++k;
+          what += llvm::formatv(": first at byte {0}: compiled {1:x2}, "
+                                "reference {2:x2}",
+                                k, g.data[k], e.data[k])
+                      .str();
+        }
+        report(what);
+        break;
+      }
+    }
+  }
+  llvm::outs() << "mxq-sweep: " << accepted << " combinations accepted by the "
+               << "verifiers (" << rejected << " rejected)";
+  for (auto &[f, n] : perFamily)
+    llvm::outs() << ", " << f << " " << n;
+  llvm::outs() << "\n";
+  if (listOnly)
+    return 0;
+  llvm::outs() << runs << " runs compared bit for bit, " << failures
+               << " failures\n";
+  return failures ? 1 : 0;
+}
