@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mxq/InitAll.h"
-#include "mxq/Runtime/CPURunner.h"
+#include "mxq/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -91,6 +91,12 @@ int main(int argc, char **argv) {
   // writes warm pages instead of timing the kernel's page faults.
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  mxq::registerAllTargets();
+  const mxq::Target *cpu = mxq::lookupTarget("cpu");
+  if (!cpu) {
+    llvm::errs() << "mxq-bench: this build has no CPU target\n";
+    return 1;
+  }
   DialectRegistry registry;
   mxq::registerDialects(registry);
   MLIRContext context(registry);
@@ -140,8 +146,9 @@ int main(int argc, char **argv) {
                                    .getInput(0))
             .getElementType();
     std::string error;
-    SmallVector<int64_t> sizes(tileSizes.begin(), tileSizes.end());
-    auto exe = mxq::CPUExecutable::compile(*module, "f", error, sizes);
+    mxq::TargetOptions options;
+    options.tileSizes.assign(tileSizes.begin(), tileSizes.end());
+    auto exe = cpu->compile(*module, "f", options, error);
     auto t1 = Clock::now();
     if (!exe) {
       llvm::errs() << error << "\n";
@@ -149,8 +156,8 @@ int main(int argc, char **argv) {
     }
     double best = 1e30, bestCopy = 1e30;
     for (int r = 0; r < repeat; ++r) {
-      auto a = Clock::now();
-      if (!exe->runAndDiscard({input}, error)) {
+      mxq::Timing timing;
+      if (!exe->time({input}, 1, timing, error)) {
         llvm::errs() << error << "\n";
         return 1;
       }
@@ -160,7 +167,7 @@ int main(int argc, char **argv) {
       asm volatile("" : : "r"(dst) : "memory"); // keep the copy
       auto d = Clock::now();
       std::free(dst);
-      best = std::min(best, seconds(a, b));
+      best = std::min(best, timing.wallMillis / 1e3);
       bestCopy = std::min(bestCopy, seconds(b, d));
     }
     double elems = double(n) * n;

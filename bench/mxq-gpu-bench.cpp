@@ -12,7 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mxq/InitAll.h"
-#include "mxq/Runtime/GPURunner.h"
+#include "mxq/Target/NVVM/GPURunner.h"
+#include "mxq/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -133,23 +134,31 @@ int main(int argc, char **argv) {
                                "%.0f GB/s\n",
                                copyMs, copyGBs);
 
+  mxq::registerAllTargets();
+  const mxq::Target *nvvm = mxq::lookupTarget("nvvm", error);
+  if (!nvvm) {
+    llvm::errs() << "mxq-gpu-bench: error: " << error << "\n";
+    return 1;
+  }
   DialectRegistry registry;
   mxq::registerDialects(registry);
   MLIRContext context(registry);
+  mxq::TargetOptions options;
+  options.chip = target;
   int failures = 0;
   for (const Case &c : cases(n)) {
     x.elementType = BFloat16Type::get(&context);
     OwningOpRef<ModuleOp> module =
         parseSourceString<ModuleOp>(c.text, &context);
-    double kernelMs = 0, wallMs = 0;
-    std::unique_ptr<mxq::GPUExecutable> exe;
-    if (!module ||
-        !(exe = mxq::GPUExecutable::compile(*module, "f", target, 0, error)) ||
-        !exe->time({x}, repeat, kernelMs, wallMs, error)) {
+    mxq::Timing timing;
+    std::unique_ptr<mxq::Executable> exe;
+    if (!module || !(exe = nvvm->compile(*module, "f", options, error)) ||
+        !exe->time({x}, repeat, timing, error)) {
       llvm::outs() << "  " << c.name << ": error: " << error << "\n";
       ++failures;
       continue;
     }
+    double kernelMs = timing.deviceMillis, wallMs = timing.wallMillis;
     double gbs = c.bytesPerElem * double(n) * double(n) / (kernelMs * 1e6);
     llvm::outs() << llvm::format("  %-34s kernels %.3f ms (wall %.3f ms), "
                                  "%.0f GB/s, %.2f of copy bandwidth\n",

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The GPU check (issue 5). On a machine with an NVIDIA GPU and its driver:
 #   1. builds mxq (./scripts/build.sh);
-#   2. runs every cookbook function on the GPU (mxq-run --gpu) on edge-case
+#   2. runs every cookbook function on the GPU (mxq-run --target=nvvm) on edge-case
 #      and random data, aligned and ragged shapes, and compares every result
 #      byte for byte with the CPU target (the differential tests of
-#      test/CPU/cookbook-*.test, with MXQ_RUN_FLAGS=--gpu MXQ_BASELINE=cpu);
+#      test/CPU/cookbook-*.test, with MXQ_RUN_FLAGS=--target=nvvm MXQ_BASELINE=cpu);
 #   3. times MXFP8 quantize, dual quantize and FP4 quantize of a bf16
 #      8192 x 8192 input against a device-to-device copy of the same bytes
 #      measured in the same run (bench/mxq-gpu-bench), and prints the ratios.

@@ -16,7 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def main():
     build = sys.argv[1]
-    flags = ["--gpu"] + sys.argv[2:]
+    flags = ["--target=nvvm"] + sys.argv[2:]
     mxq_run = os.path.join(build, "bin", "mxq-run")
     # Is there a GPU? (mxq-run says why not, e.g. no libcuda.so.1.)
     probe = subprocess.run(

@@ -5,7 +5,7 @@ machines this project is lent).
 usage: gpu_prepare.py BUILD_DIR OUT_DIR [--chip sm_90a] [--size 8192]
 
 Here (with the build): every cookbook function of test/CPU/cookbook-*.test
-is compiled ahead of time for the chip (mxq-run --gpu --emit-gpu-library),
+is compiled ahead of time for the chip (mxq-run --target=nvvm --emit-library),
 its differential inputs (edge cases and random data, aligned and ragged
 shapes) are generated, and the CPU target's outputs computed as the expected
 bytes; the three benchmark kernels (MXFP8, dual, FP4 quantize of a bf16
@@ -60,8 +60,8 @@ def main():
                 entry, argspec = spec.split("=", 1)
                 lib = os.path.join(out, "lib", entry + ".so")
                 os.makedirs(os.path.dirname(lib), exist_ok=True)
-                run([mxq_run, mlir, "--entry", entry, "--gpu", "--chip", chip,
-                     "--emit-gpu-library", lib])
+                run([mxq_run, mlir, "--entry", entry, "--target=nvvm", "--chip", chip,
+                     "--emit-library", lib])
                 for (M, K) in differential.SHAPES:
                     rng = np.random.default_rng(
                         zlib.crc32(f"{entry}{M}x{K}".encode()))
@@ -99,8 +99,8 @@ def main():
                 f"  {body}\n  return {names} : {', '.join(results)}\n}}\n")
         mlir = os.path.join(out, "bench", name + ".mlir")
         open(mlir, "w").write(text)
-        run([mxq_run, mlir, "--entry", name, "--gpu", "--chip", chip,
-             "--emit-gpu-library", os.path.join(out, "bench", name + ".so")])
+        run([mxq_run, mlir, "--entry", name, "--target=nvvm", "--chip", chip,
+             "--emit-library", os.path.join(out, "bench", name + ".so")])
         bench.append({"lib": f"bench/{name}.so", "entry": name,
                       "bytes_per_element": bytes_per_elem})
     json.dump({"chip": chip, "size": n, "cases": cases, "bench": bench},

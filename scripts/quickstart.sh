@@ -13,7 +13,7 @@ echo "== mxq.quantize (PyTorch quantize_tensor, MXFP8, MXFP_E8M0_RU) on examples
   --output-dir "$OUT" --print
 "$ROOT/build/bin/mxq-run" "$ROOT/examples/quickstart.mlir" \
   --entry quantize_tensor_bf16 --input "$ROOT/examples/data/quickstart_x.npy" \
-  --output-dir "$OUT/reference" --reference
+  --output-dir "$OUT/reference" --target=reference
 if cmp -s "$OUT/result0.npy" "$OUT/reference/result0.npy" && \
    cmp -s "$OUT/result1.npy" "$OUT/reference/result1.npy"; then
   echo "== compiled codes and scales equal the C++ reference bit for bit"

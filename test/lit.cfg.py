@@ -30,6 +30,10 @@ tools = [
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# Each target of the build is a feature: target-cpu, target-nvvm, ...
+for target in config.mxq_targets:
+    config.available_features.add("target-" + target.lower())
+
 # Tests that need the CUDA toolkit say REQUIRES: ptxas.
 cuda_root = os.environ.get("MXQ_CUDA_ROOT", "/usr/local/cuda")
 if os.path.exists(os.path.join(cuda_root, "bin", "ptxas")):

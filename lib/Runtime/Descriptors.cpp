@@ -1,10 +1,12 @@
 //===- Descriptors.cpp - memref descriptors for the runners ---------------===//
-#include "Descriptors.h"
+#include "mxq/Runtime/Descriptors.h"
 #include "mxq/Runtime/MemRefDescriptor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -13,6 +15,24 @@
 #include <cstring>
 
 using namespace mlir;
+
+namespace mxq {
+
+unsigned bytesPerElement(Type type) {
+  if (type.isF32())
+    return 4;
+  if (type.isF16() || type.isBF16())
+    return 2;
+  if (isa<FloatType>(type) && type.getIntOrFloatBitWidth() <= 8)
+    return 1;
+  if (auto i = dyn_cast<IntegerType>(type))
+    if (i.getWidth() == 8 || i.getWidth() == 16 || i.getWidth() == 32 ||
+        i.getWidth() == 64)
+      return i.getWidth() / 8;
+  return 0;
+}
+
+} // namespace mxq
 
 namespace mxq::detail {
 
@@ -86,6 +106,8 @@ std::unique_ptr<ExecutionEngine>
 jitCompile(ModuleOp module, unsigned optLevel,
            llvm::ArrayRef<llvm::StringRef> libs, std::string &error) {
   initializeNativeTarget();
+  registerBuiltinDialectTranslation(*module->getContext());
+  registerLLVMDialectTranslation(*module->getContext());
   // ExecutionEngineOptions holds a function_ref: the transformer must
   // outlive ExecutionEngine::create.
   std::function<llvm::Error(llvm::Module *)> optimize =

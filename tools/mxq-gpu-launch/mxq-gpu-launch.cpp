@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mxq/Reference/Reference.h"
-#include "mxq/Runtime/CUDADriver.h"
-#include "mxq/Runtime/GPURuntime.h"
+#include "mxq/Target/NVVM/CUDADriver.h"
+#include "mxq/Target/NVVM/GPURuntime.h"
 #include "mxq/Runtime/MemRefDescriptor.h"
 #include "mxq/Support/Npy.h"
 

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mxq/InitAll.h"
+#include "mxq/Target/Target.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -11,6 +12,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
+  mxq::registerAllTargets();
   mxq::registerPasses();
   mlir::DialectRegistry registry;
   mxq::registerDialects(registry);

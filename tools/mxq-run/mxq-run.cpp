@@ -1,12 +1,14 @@
 //===- mxq-run.cpp - run a function of an MLIR file on .npy data ----------===//
 //
 //   mxq-run FILE.mlir --entry NAME --input A.npy [--input B.npy ...]
-//           --output-dir DIR [--reference | --gpu [--chip C] [--ptx V]]
-//           [--print]
+//           --output-dir DIR [--target=cpu|nvvm|reference|...] [--chip C]
+//           [--ptx V] [--tile-sizes=...] [--print]
+//   mxq-run --list-targets
 //
-// Reads the inputs in argument order and writes DIR/result0.npy, ... .
-// By default the function is compiled for the CPU; --gpu compiles it through
-// mxq-gpu-pipeline and runs it on the first NVIDIA GPU (CUDA driver API).
+// Reads the inputs in argument order, compiles the function for the target
+// (found in the target registry, mxq/Target/Target.h; default cpu), runs it
+// and writes DIR/result0.npy, ... . --reference and --gpu are the older
+// spellings of --target=reference and --target=nvvm.
 // Data conventions: f32 <f4, f16 <f2, bf16 <u2 (bit patterns), f8/f6/E8M0
 // |u1 codes, f4E2M1FN |u1 packed two per byte along the last axis (element 0
 // in the low nibble).
@@ -15,9 +17,8 @@
 #include "mxq/Dialect/MXQ/MXQ.h"
 #include "mxq/InitAll.h"
 #include "mxq/Interpreter/Interpreter.h"
-#include "mxq/Runtime/CPURunner.h"
-#include "mxq/Runtime/GPURunner.h"
 #include "mxq/Reference/Reference.h"
+#include "mxq/Target/Target.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -29,6 +30,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -38,43 +40,58 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory category("mxq-run options");
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.mlir>"),
-                                      cl::Required);
+                                      cl::cat(category));
 static cl::opt<std::string> entry("entry", cl::desc("function to run"),
-                                  cl::Required);
+                                  cl::cat(category));
 static cl::list<std::string> inputs("input",
                                     cl::desc("an argument, as a .npy file "
-                                             "(repeat, in argument order)"));
+                                             "(repeat, in argument order)"),
+                                    cl::cat(category));
 static cl::opt<std::string> outputDir("output-dir",
-                                      cl::desc("where result<i>.npy go"));
+                                      cl::desc("where result<i>.npy go"),
+                                      cl::cat(category));
+static cl::opt<std::string> targetName(
+    "target", cl::init("cpu"), cl::cat(category),
+    cl::desc("the target to compile and run for (--list-targets lists "
+             "them; default cpu)"));
+static cl::opt<bool> listTargets("list-targets", cl::cat(category),
+                                 cl::desc("list the targets of this build"));
 static cl::opt<bool> reference(
-    "reference", cl::desc("run the C++ reference of each op instead of "
-                          "compiling through the CPU pipeline"));
+    "reference", cl::cat(category),
+    cl::desc("the same as --target=reference: run the C++ reference of each "
+             "op"));
 static cl::list<int64_t> tileSizes(
-    "tile-sizes", cl::CommaSeparated,
+    "tile-sizes", cl::CommaSeparated, cl::cat(category),
     cl::desc("tile the mxq ops with mxq-tile first (iteration-domain units, "
              "0 for untiled)"));
 static cl::opt<bool> gpu(
-    "gpu", cl::desc("compile through mxq-gpu-pipeline and run on the first "
-                    "NVIDIA GPU (through the CUDA driver, libcuda.so.1)"));
+    "gpu", cl::cat(category),
+    cl::desc("the same as --target=nvvm: an NVIDIA GPU (through the CUDA "
+             "driver, libcuda.so.1)"));
 static cl::opt<std::string> chip(
-    "chip", cl::desc("with --gpu: the target chip (default: the GPU's own, "
-                     "e.g. sm_90a)"));
-static cl::opt<int> ptx("ptx", cl::desc("with --gpu: PTX ISA version times "
-                                        "ten (default: the chip's minimum)"),
+    "chip", cl::cat(category),
+    cl::desc("the target's chip (nvvm: default the GPU's own, e.g. sm_90a)"));
+static cl::opt<int> ptx("ptx", cl::cat(category),
+                        cl::desc("nvvm: PTX ISA version times ten (default: "
+                                 "the chip's minimum)"),
                         cl::init(0));
+static cl::opt<std::string> emitLibrary(
+    "emit-library", cl::cat(category),
+    cl::desc("compile ahead of time into this shared library (nvvm: plus "
+             "FILE.sig, for mxq-gpu-launch) instead of running; no --input "
+             "or --output-dir needed"));
 static cl::opt<std::string> emitGPULibrary(
-    "emit-gpu-library",
-    cl::desc("with --gpu and --chip: compile ahead of time into this shared "
-             "library (and FILE.sig) for mxq-gpu-launch instead of running; "
-             "no --input or --output-dir needed"));
+    "emit-gpu-library", cl::cat(category),
+    cl::desc("the same as --target=nvvm --emit-library"));
 static cl::opt<int64_t> fp4Length(
-    "fp4-length",
+    "fp4-length", cl::cat(category),
     cl::desc("the number of FP4 codes along the last axis of an FP4 input "
              "whose last dimension is dynamic (the file holds ceil(n/2) "
              "bytes per row; default: twice the bytes)"),
     cl::init(-1));
-static cl::opt<bool> print("print",
+static cl::opt<bool> print("print", cl::cat(category),
                            cl::desc("print the first values of each result"));
 
 static int error(const llvm::Twine &message) {
@@ -108,25 +125,63 @@ static void printSummary(unsigned i, const ::mxq::Buffer &b) {
                                                                   : "\n");
 }
 
+/// The target the flags ask for: --target, or an older spelling of it.
+static std::string chosenTarget(std::string &err) {
+  bool explicitTarget = targetName.getNumOccurrences() > 0;
+  std::string name = targetName;
+  auto alias = [&](bool given, const char *flag, const char *target) {
+    if (!given || !err.empty())
+      return;
+    if ((explicitTarget || name != "cpu") && name != target)
+      err = std::string(flag) + " means --target=" + target +
+            ", but the target is already '" + name + "'";
+    name = target;
+  };
+  if (gpu && reference)
+    err = "--gpu and --reference exclude each other";
+  alias(reference, "--reference", "reference");
+  alias(gpu, "--gpu", "nvvm");
+  alias(!emitGPULibrary.empty(), "--emit-gpu-library", "nvvm");
+  return name;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "mxq-run: run an mxq function on .npy data\n");
+  ::mxq::registerAllTargets();
+  if (listTargets) {
+    for (const ::mxq::Target *t : ::mxq::registeredTargets())
+      llvm::outs() << llvm::format("%-10s ", t->name().str().c_str())
+                   << t->description() << "\n";
+    return 0;
+  }
+  if (inputFile.empty())
+    return error("no input file (usage: mxq-run FILE.mlir --entry NAME ...)");
+  if (entry.empty())
+    return error("--entry is required");
 
-  if (gpu && reference)
-    return error("--gpu and --reference exclude each other");
-  if (!gpu && (chip.getNumOccurrences() || ptx.getNumOccurrences()))
-    return error("--chip and --ptx apply only with --gpu");
-  if (gpu && !tileSizes.empty())
-    return error("--tile-sizes applies only to the CPU (the GPU pipeline "
-                 "maps blocks to threads itself)");
+  std::string err;
+  std::string name = chosenTarget(err);
+  if (!err.empty())
+    return error(err);
+  const ::mxq::Target *target = ::mxq::lookupTarget(name, err);
+  if (!target)
+    return error(err);
+  ::mxq::TargetOptions options;
+  options.chip = chip;
+  options.isaVersion = ptx;
+  options.tileSizes.assign(tileSizes.begin(), tileSizes.end());
+  if (!target->checkOptions(options, err))
+    return error(err);
   if (fp4Length < -1 || (fp4Length.getNumOccurrences() && fp4Length < 0))
     return error("--fp4-length: a number of codes cannot be negative, but "
                  "it is " + llvm::Twine(int64_t(fp4Length)));
-  for (int64_t t : tileSizes)
-    if (t < 0)
-      return error("--tile-sizes: a tile size cannot be negative, but one is " +
-                   llvm::Twine(t));
+  std::string libraryPath =
+      !emitGPULibrary.empty() ? std::string(emitGPULibrary) : emitLibrary;
+  if (!emitGPULibrary.empty() && !emitLibrary.empty())
+    return error("--emit-library and --emit-gpu-library exclude each other");
 
   DialectRegistry registry;
   ::mxq::registerDialects(registry);
@@ -145,12 +200,8 @@ int main(int argc, char **argv) {
   auto func = module->lookupSymbol<func::FuncOp>(entry);
   if (!func)
     return error("'" + inputFile + "' has no function @" + entry);
-  if (!emitGPULibrary.empty()) {
-    if (!gpu || chip.empty())
-      return error("--emit-gpu-library needs --gpu and --chip");
-    std::string err;
-    if (!::mxq::GPUExecutable::emitSharedLibrary(*module, entry, chip, ptx,
-                                                 emitGPULibrary, err))
+  if (!libraryPath.empty()) {
+    if (!target->emitLibrary(*module, entry, options, libraryPath, err))
       return error(err);
     return 0;
   }
@@ -162,7 +213,8 @@ int main(int argc, char **argv) {
                  " arguments, but " + llvm::Twine(inputs.size()) +
                  " --input files were given");
 
-  std::vector<::mxq::Buffer> args(inputs.size());
+  // Every input is checked against the function's type the same way,
+  // whatever the target.
   std::vector<::mxq::RawTensor> raw(inputs.size());
   for (unsigned i = 0; i < inputs.size(); ++i) {
     auto type = dyn_cast<RankedTensorType>(fnType.getInput(i));
@@ -170,46 +222,23 @@ int main(int argc, char **argv) {
       return error("input " + llvm::Twine(i) + ": argument type is not a "
                    "ranked tensor");
     ::mxq::npy::Array array;
-    std::string err;
     if (!::mxq::npy::read(inputs[i], array, err))
       return error("input " + llvm::Twine(i) + ": " + err);
-    if (!::mxq::bufferFromNpy(array, type, i, args[i], err, fp4Length))
+    ::mxq::Buffer checked;
+    if (!::mxq::bufferFromNpy(array, type, i, checked, err, fp4Length))
       return error(err + " ('" + inputs[i] + "')");
-    raw[i].shape = args[i].shape;
+    raw[i].shape = checked.shape;
     raw[i].elementType = type.getElementType();
     raw[i].data = ::mxq::rawFromNpy(array, raw[i].elementType, raw[i].shape);
   }
 
+  std::vector<::mxq::RawTensor> results;
+  auto exe = target->compile(*module, entry, options, err);
+  if (!exe || !exe->run(raw, results, err))
+    return error(err);
   std::vector<::mxq::npy::Array> outputs;
-  std::vector<std::vector<int64_t>> resultShapes;
-  std::string err;
-  if (reference) {
-    std::vector<::mxq::Buffer> results;
-    if (!::mxq::interpret(func, args, results, err))
-      return error(err);
-    for (const ::mxq::Buffer &b : results) {
-      outputs.push_back(::mxq::bufferToNpy(b));
-      resultShapes.push_back(b.shape);
-    }
-  } else if (gpu) {
-    std::vector<::mxq::RawTensor> results;
-    auto exe = ::mxq::GPUExecutable::compile(*module, entry, chip, ptx, err);
-    if (!exe || !exe->run(raw, results, err))
-      return error(err);
-    for (const ::mxq::RawTensor &r : results) {
-      outputs.push_back(::mxq::rawToNpy(r.elementType, r.shape, r.data));
-      resultShapes.push_back(r.shape);
-    }
-  } else {
-    std::vector<::mxq::RawTensor> results;
-    SmallVector<int64_t> sizes(tileSizes.begin(), tileSizes.end());
-    if (!::mxq::runOnCPU(*module, entry, raw, results, err, sizes))
-      return error(err);
-    for (const ::mxq::RawTensor &r : results) {
-      outputs.push_back(::mxq::rawToNpy(r.elementType, r.shape, r.data));
-      resultShapes.push_back(r.shape);
-    }
-  }
+  for (const ::mxq::RawTensor &r : results)
+    outputs.push_back(::mxq::rawToNpy(r.elementType, r.shape, r.data));
 
   if (auto ec = llvm::sys::fs::create_directories(outputDir))
     return error("cannot create '" + outputDir + "': " + ec.message());
@@ -219,8 +248,9 @@ int main(int argc, char **argv) {
       return error(err);
     if (print) {
       ::mxq::Buffer b;
-      auto type = cast<RankedTensorType>(fnType.getResult(i));
-      int64_t n = resultShapes[i].empty() ? -1 : resultShapes[i].back();
+      auto type = RankedTensorType::get(results[i].shape,
+                                        results[i].elementType);
+      int64_t n = results[i].shape.empty() ? -1 : results[i].shape.back();
       if (!::mxq::bufferFromNpy(outputs[i], type, i, b, err, n))
         return error("result " + llvm::Twine(i) + ": " + err);
       printSummary(i, b);

@@ -19,7 +19,7 @@
 #include "mxq/InitAll.h"
 #include "mxq/Interpreter/Interpreter.h"
 #include "mxq/Reference/Reference.h"
-#include "mxq/Runtime/CPURunner.h"
+#include "mxq/Target/Target.h"
 #include "mxq/Support/ScaleLayout.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -561,11 +561,17 @@ int main(int argc, char **argv) {
     return 1;
   }
 
+  ::mxq::registerAllTargets();
   DialectRegistry registry;
   ::mxq::registerDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
+  const ::mxq::Target *cpu = ::mxq::lookupTarget("cpu");
+  if (!cpu) {
+    llvm::errs() << "mxq-sweep: error: this build has no CPU target\n";
+    return 1;
+  }
   std::vector<Case> cases = enumerate();
   std::vector<size_t> order(cases.size());
   for (size_t i = 0; i < order.size(); ++i)
@@ -604,11 +610,11 @@ int main(int argc, char **argv) {
                    << "\n"
                    << text;
     };
-    std::unique_ptr<::mxq::CPUExecutable> exe;
+    std::unique_ptr<::mxq::Executable> exe;
     if (c.dynamic) {
       std::string err;
       OwningOpRef<ModuleOp> copy = module->clone();
-      exe = ::mxq::CPUExecutable::compile(*copy, "f", err);
+      exe = cpu->compile(*copy, "f", {}, err);
       if (!exe) {
         report("does not compile: " + err);
         continue;
@@ -621,7 +627,7 @@ int main(int argc, char **argv) {
         runModule = parseSourceString<ModuleOp>(c.text(args), &context);
         std::string err;
         OwningOpRef<ModuleOp> copy = runModule->clone();
-        exe = ::mxq::CPUExecutable::compile(*copy, "f", err);
+        exe = cpu->compile(*copy, "f", {}, err);
         if (!exe) {
           report("does not compile: " + err);
           break;

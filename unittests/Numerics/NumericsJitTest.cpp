@@ -9,7 +9,7 @@
 #include "mxq/InitAll.h"
 #include "mxq/Numerics/Numerics.h"
 #include "mxq/Reference/Reference.h"
-#include "mxq/Runtime/CPURunner.h"
+#include "mxq/Target/CPU/CPURunner.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

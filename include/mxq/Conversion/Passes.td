@@ -17,8 +17,9 @@ def ConvertMXQToLoops : Pass<"convert-mxq-to-loops", "::mlir::ModuleOp"> {
     The result is ordinary tensor IR that one-shot bufferization accepts.
     The patterns are available as `mxq::populateMXQToLoopsPatterns`.
 
-    A target with native conversion instructions runs its own variant
-    (`convert-mxq-to-loops-nvvm`), which passes them to the same patterns.
+    A target with native conversion instructions runs its own variant of
+    this pass (in its folder), which hands them to the same patterns through
+    `mxq::convertMXQToLoops` and `mxq::numerics::NativeConverts`.
   }];
   let options = [
     Option<"tileDual", "tile-dual", "bool", /*default=*/"true",

@@ -4,8 +4,6 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -27,22 +25,6 @@ llvm::LogicalResult tileMXQOp(mlir::RewriterBase &rewriter,
 /// Patterns of mxq-materialize-scale-layout.
 void populateMaterializeScaleLayoutPatterns(mlir::RewritePatternSet &patterns);
 
-/// Patterns of mxq-align-vector-accesses: aligned vector.load/store for
-/// in-bounds contiguous transfers, assuming buffers aligned to
-/// `baseAlignment` bytes.
-void populateAlignVectorAccessesPatterns(mlir::RewritePatternSet &patterns,
-                                         int64_t baseAlignment);
-
-/// The body of mxq-gpu-device-buffers for one host function: allocations on
-/// the device, whole copies as device copies; fails with a diagnostic on
-/// any other host access to a buffer.
-llvm::LogicalResult moveBuffersToDevice(mlir::func::FuncOp func);
-
-/// Patterns of mxq-byte-sized-memory.
-void populateByteSizedMemoryPatterns(mlir::RewritePatternSet &patterns);
-
-/// Patterns of mxq-bf16-memory-as-i16.
-void populateBF16MemoryAsI16Patterns(mlir::RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "mxq/Transforms/Passes.h.inc"

@@ -1,17 +1,17 @@
 //===- ConvertMXQToLoopsNVVM.cpp - the shared expansion, NVIDIA's way -----===//
 #include "mxq/Conversion/Passes.h"
-#include "mxq/Target/NVVMConverts.h"
-#include "mxq/Target/Passes.h"
+#include "mxq/Target/NVVM/NVVMConverts.h"
+#include "mxq/Target/NVVM/Passes.h"
 
-namespace mxq {
+namespace mxq::nvvm {
 #define GEN_PASS_DEF_CONVERTMXQTOLOOPSNVVM
-#include "mxq/Target/Passes.h.inc"
-} // namespace mxq
+#include "mxq/Target/NVVM/Passes.h.inc"
+} // namespace mxq::nvvm
 
 namespace {
 
 struct ConvertMXQToLoopsNVVM
-    : ::mxq::impl::ConvertMXQToLoopsNVVMBase<ConvertMXQToLoopsNVVM> {
+    : ::mxq::nvvm::impl::ConvertMXQToLoopsNVVMBase<ConvertMXQToLoopsNVVM> {
   using ConvertMXQToLoopsNVVMBase::ConvertMXQToLoopsNVVMBase;
   void runOnOperation() override {
     std::string error;

@@ -1,5 +1,5 @@
 //===- NVVMConverts.cpp - native NVIDIA converts for the numerics ---------===//
-#include "mxq/Target/NVVMConverts.h"
+#include "mxq/Target/NVVM/NVVMConverts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

@@ -9,7 +9,7 @@ zp (small f32), codes (random code bytes), fp4 (random packed FP4 bytes),
 scales (random E8M0 bytes).
 Shapes (M, K) default to a set of aligned and ragged ones; MXQ_SHAPES
 overrides them ("M,K;M,K"). MXQ_RUN_FLAGS adds flags to the compiled runs
-(e.g. "--tile-sizes=2,1", or "--gpu" to run them on a GPU);
+(e.g. "--tile-sizes=2,1", or "--target=nvvm" to run them on a GPU);
 MXQ_COMPILE_FILE compiles another file (a transformed FILE.mlir) while the
 reference runs FILE.mlir. MXQ_BASELINE=cpu compares with the compiled CPU
 target instead of the reference (the GPU check: GPU against CPU bytes)."""
@@ -129,7 +129,7 @@ def main():
                 source = mlir
                 if mode == "compiled" and os.environ.get("MXQ_COMPILE_FILE"):
                     source = os.environ["MXQ_COMPILE_FILE"]
-                baseline = (["--reference"]
+                baseline = (["--target=reference"]
                             if os.environ.get("MXQ_BASELINE", "reference") ==
                             "reference" else [])
                 cmd = [mxq_run, source, "--entry", entry, "--output-dir", out] + \

@@ -22,7 +22,7 @@ def run(entry, inputs, mode, extra=()):
     cmd = [mxq_run, mlir, "--entry", entry, "--output-dir", d]
     for p in paths:
         cmd += ["--input", p]
-    cmd += list(extra) + (["--reference"] if mode == "reference" else [])
+    cmd += list(extra) + (["--target=reference"] if mode == "reference" else [])
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode:
         return None, p.stderr.strip()

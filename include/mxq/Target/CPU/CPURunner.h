@@ -1,6 +1,8 @@
 //===- CPURunner.h - compile and run mxq functions on the host ----*- C++ -*-===//
-#ifndef MXQ_RUNTIME_CPURUNNER_H
-#define MXQ_RUNTIME_CPURUNNER_H
+#ifndef MXQ_TARGET_CPU_CPURUNNER_H
+#define MXQ_TARGET_CPU_CPURUNNER_H
+
+#include "mxq/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -10,31 +12,22 @@
 
 namespace mxq {
 
-/// A tensor as bytes in memory: row-major, one element of its type per
-/// element (f32: 4 bytes, f16/bf16: 2, MX codes and E8M0: 1, FP4/FP6 codes in
-/// the low bits of a byte).
-struct RawTensor {
-  std::vector<int64_t> shape;
-  mlir::Type elementType;
-  std::vector<uint8_t> data;
-};
-
-/// Bytes one element of `type` takes in memory, 0 if unsupported.
-unsigned bytesPerElement(mlir::Type type);
-
 /// A function compiled for the host through the CPU pipeline.
-class CPUExecutable {
+class CPUExecutable : public Executable {
 public:
   /// Lowers `module` in place (keeping only `entry` and its callees) and
   /// JIT-compiles it. Null and a sentence in `error` on failure.
   static std::unique_ptr<CPUExecutable>
   compile(mlir::ModuleOp module, const std::string &entry, std::string &error,
           llvm::ArrayRef<int64_t> tileSizes = {});
-  ~CPUExecutable();
+  ~CPUExecutable() override;
 
   /// Runs the function and copies its results out.
   bool run(const std::vector<RawTensor> &inputs,
-           std::vector<RawTensor> &results, std::string &error);
+           std::vector<RawTensor> &results, std::string &error) override;
+  /// Wall time per call over `repeat` calls (results freed, not copied).
+  bool time(const std::vector<RawTensor> &inputs, int repeat, Timing &timing,
+            std::string &error) override;
   /// Runs the function and frees its results (for timing).
   bool runAndDiscard(const std::vector<RawTensor> &inputs, std::string &error);
 
@@ -56,4 +49,4 @@ bool runOnCPU(mlir::ModuleOp module, const std::string &entry,
 
 } // namespace mxq
 
-#endif // MXQ_RUNTIME_CPURUNNER_H
+#endif // MXQ_TARGET_CPU_CPURUNNER_H

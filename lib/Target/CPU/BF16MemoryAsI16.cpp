@@ -8,15 +8,15 @@
 // no bf16 value is left for the backend to round.
 //
 //===----------------------------------------------------------------------===//
-#include "mxq/Transforms/Passes.h"
+#include "mxq/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-namespace mxq {
+namespace mxq::cpu {
 #define GEN_PASS_DEF_MXQBF16MEMORYASI16
-#include "mxq/Transforms/Passes.h.inc"
-} // namespace mxq
+#include "mxq/Target/CPU/Passes.h.inc"
+} // namespace mxq::cpu
 
 using namespace mlir;
 
@@ -66,10 +66,10 @@ struct LoadAsI16 : OpRewritePattern<LLVM::LoadOp> {
 };
 
 struct MXQBF16MemoryAsI16
-    : ::mxq::impl::MXQBF16MemoryAsI16Base<MXQBF16MemoryAsI16> {
+    : ::mxq::cpu::impl::MXQBF16MemoryAsI16Base<MXQBF16MemoryAsI16> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    ::mxq::populateBF16MemoryAsI16Patterns(patterns);
+    ::mxq::cpu::populateBF16MemoryAsI16Patterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
@@ -77,6 +77,6 @@ struct MXQBF16MemoryAsI16
 
 } // namespace
 
-void ::mxq::populateBF16MemoryAsI16Patterns(RewritePatternSet &patterns) {
+void ::mxq::cpu::populateBF16MemoryAsI16Patterns(RewritePatternSet &patterns) {
   patterns.add<StoreAsI16, LoadAsI16>(patterns.getContext());
 }

@@ -9,7 +9,7 @@
 #define MXQ_TARGET_NVVMCONVERTS_H
 
 #include "mxq/Numerics/Numerics.h"
-#include "mxq/Target/NVGPU.h"
+#include "mxq/Target/NVVM/NVGPU.h"
 
 #include <memory>
 

@@ -1,5 +1,5 @@
 //===- CUDADriver.cpp - the CUDA driver API, loaded at run time -----------===//
-#include "mxq/Runtime/CUDADriver.h"
+#include "mxq/Target/NVVM/CUDADriver.h"
 
 #include <dlfcn.h>
 #include <mutex>

@@ -1,5 +1,5 @@
 //===- NVGPU.cpp - the NVIDIA target description --------------------------===//
-#include "mxq/Target/NVGPU.h"
+#include "mxq/Target/NVVM/NVGPU.h"
 
 #include <cctype>
 

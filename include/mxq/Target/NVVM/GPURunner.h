@@ -10,14 +10,14 @@
 // accesses relies on it; cuMemAlloc gives 256).
 //
 //===----------------------------------------------------------------------===//
-#ifndef MXQ_RUNTIME_GPURUNNER_H
-#define MXQ_RUNTIME_GPURUNNER_H
+#ifndef MXQ_TARGET_NVVM_GPURUNNER_H
+#define MXQ_TARGET_NVVM_GPURUNNER_H
 
-#include "mxq/Runtime/CPURunner.h"
+#include "mxq/Target/Target.h"
 
 namespace mxq {
 
-class GPUExecutable {
+class GPUExecutable : public Executable {
 public:
   /// The chip of the first GPU ("sm_90a", ...), or "" and a sentence in
   /// `error` when there is no driver or no GPU.
@@ -29,12 +29,18 @@ public:
   static std::unique_ptr<GPUExecutable>
   compile(mlir::ModuleOp module, const std::string &entry, std::string chip,
           int ptx, std::string &error);
-  ~GPUExecutable();
+  ~GPUExecutable() override;
 
   /// Copies the inputs to the device, runs the function, copies the results
   /// back and frees every device buffer.
   bool run(const std::vector<RawTensor> &inputs,
-           std::vector<RawTensor> &results, std::string &error);
+           std::vector<RawTensor> &results, std::string &error) override;
+
+  /// time() below, as the target interface reports it.
+  bool time(const std::vector<RawTensor> &inputs, int repeat, Timing &timing,
+            std::string &error) override {
+    return time(inputs, repeat, timing.deviceMillis, timing.wallMillis, error);
+  }
 
   /// Runs the function `repeat` times on inputs copied to the device once
   /// (after one warm-up call) and reports the kernel time per call (summed
@@ -65,4 +71,4 @@ private:
 
 } // namespace mxq
 
-#endif // MXQ_RUNTIME_GPURUNNER_H
+#endif // MXQ_TARGET_NVVM_GPURUNNER_H

@@ -1,7 +1,7 @@
 //===- GPURuntime.cpp - mxq's implementation of the mgpu* calls -----------===//
-#include "mxq/Runtime/GPURuntime.h"
+#include "mxq/Target/NVVM/GPURuntime.h"
 
-#include "mxq/Runtime/CUDADriver.h"
+#include "mxq/Target/NVVM/CUDADriver.h"
 
 #include <cstdint>
 #include <mutex>

@@ -6,15 +6,15 @@
 // i4, which NVPTX legalises through local memory.
 //
 //===----------------------------------------------------------------------===//
-#include "mxq/Transforms/Passes.h"
+#include "mxq/Target/NVVM/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-namespace mxq {
+namespace mxq::nvvm {
 #define GEN_PASS_DEF_MXQBYTESIZEDMEMORY
-#include "mxq/Transforms/Passes.h.inc"
-} // namespace mxq
+#include "mxq/Target/NVVM/Passes.h.inc"
+} // namespace mxq::nvvm
 
 using namespace mlir;
 
@@ -68,10 +68,10 @@ struct WidenLoad : OpRewritePattern<LLVM::LoadOp> {
 };
 
 struct MXQByteSizedMemory
-    : ::mxq::impl::MXQByteSizedMemoryBase<MXQByteSizedMemory> {
+    : ::mxq::nvvm::impl::MXQByteSizedMemoryBase<MXQByteSizedMemory> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    ::mxq::populateByteSizedMemoryPatterns(patterns);
+    ::mxq::nvvm::populateByteSizedMemoryPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
@@ -79,6 +79,6 @@ struct MXQByteSizedMemory
 
 } // namespace
 
-void ::mxq::populateByteSizedMemoryPatterns(RewritePatternSet &patterns) {
+void ::mxq::nvvm::populateByteSizedMemoryPatterns(RewritePatternSet &patterns) {
   patterns.add<WidenStore, WidenLoad>(patterns.getContext());
 }

@@ -1,9 +1,9 @@
 //===- GPURunner.cpp - compile and run mxq functions on an NVIDIA GPU -----===//
-#include "mxq/Runtime/GPURunner.h"
-#include "Descriptors.h"
-#include "mxq/Runtime/GPURuntime.h"
-#include "mxq/InitAll.h"
-#include "mxq/Runtime/CUDADriver.h"
+#include "mxq/Target/NVVM/GPURunner.h"
+#include "mxq/Runtime/Descriptors.h"
+#include "mxq/Target/NVVM/GPURuntime.h"
+#include "mxq/Target/NVVM/NVVMTarget.h"
+#include "mxq/Target/NVVM/CUDADriver.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -36,9 +36,11 @@ static bool lowerForGPU(ModuleOp module, const std::string &chip, int ptx,
   return detail::lowerModule(
       module,
       [&](OpPassManager &pm) {
-        static bool registered = (registerPasses(), true);
-        (void)registered;
-        return parsePassPipeline(gpuPipeline(chip, ptx, "isa", ""), pm);
+        GPUPipelineOptions options;
+        options.chip = chip;
+        options.ptx = ptx;
+        buildGPUPipeline(pm, options);
+        return success();
       },
       "the GPU pipeline failed for " + chip, error);
 }

@@ -8,7 +8,7 @@
 #ifndef MXQ_LIB_RUNTIME_DESCRIPTORS_H
 #define MXQ_LIB_RUNTIME_DESCRIPTORS_H
 
-#include "mxq/Runtime/CPURunner.h"
+#include "mxq/Runtime/Tensor.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -6,7 +6,7 @@
 // and vector.store.
 //
 //===----------------------------------------------------------------------===//
-#include "mxq/Transforms/Passes.h"
+#include "mxq/Target/NVVM/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -17,10 +17,10 @@
 
 #include <numeric>
 
-namespace mxq {
+namespace mxq::nvvm {
 #define GEN_PASS_DEF_MXQALIGNVECTORACCESSES
-#include "mxq/Transforms/Passes.h.inc"
-} // namespace mxq
+#include "mxq/Target/NVVM/Passes.h.inc"
+} // namespace mxq::nvvm
 
 using namespace mlir;
 
@@ -218,7 +218,7 @@ void version(gpu::LaunchOp launch, const SetVector<Value> &bases,
 }
 
 struct MXQAlignVectorAccesses
-    : ::mxq::impl::MXQAlignVectorAccessesBase<MXQAlignVectorAccesses> {
+    : ::mxq::nvvm::impl::MXQAlignVectorAccessesBase<MXQAlignVectorAccesses> {
   using MXQAlignVectorAccessesBase::MXQAlignVectorAccessesBase;
   void runOnOperation() override {
     if (baseAlignment <= 0 || !llvm::isPowerOf2_64(baseAlignment)) {
@@ -241,7 +241,7 @@ struct MXQAlignVectorAccesses
         version(launch, bases, baseAlignment);
     }
     RewritePatternSet patterns(&getContext());
-    ::mxq::populateAlignVectorAccessesPatterns(patterns, baseAlignment);
+    ::mxq::nvvm::populateAlignVectorAccessesPatterns(patterns, baseAlignment);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
@@ -249,7 +249,7 @@ struct MXQAlignVectorAccesses
 
 } // namespace
 
-void ::mxq::populateAlignVectorAccessesPatterns(RewritePatternSet &patterns,
+void ::mxq::nvvm::populateAlignVectorAccessesPatterns(RewritePatternSet &patterns,
                                                 int64_t baseAlignment) {
   patterns.add<AlignTransfer<vector::TransferReadOp>,
                AlignTransfer<vector::TransferWriteOp>>(patterns.getContext(),

@@ -1,17 +1,17 @@
 //===- CheckNVGPUTarget.cpp - validate the GPU target up front ------------===//
-#include "mxq/Target/NVGPU.h"
-#include "mxq/Transforms/Passes.h"
+#include "mxq/Target/NVVM/NVGPU.h"
+#include "mxq/Target/NVVM/Passes.h"
 
-namespace mxq {
+namespace mxq::nvvm {
 #define GEN_PASS_DEF_MXQCHECKNVGPUTARGET
-#include "mxq/Transforms/Passes.h.inc"
-} // namespace mxq
+#include "mxq/Target/NVVM/Passes.h.inc"
+} // namespace mxq::nvvm
 
 using namespace mlir;
 
 namespace {
 struct MXQCheckNVGPUTarget
-    : ::mxq::impl::MXQCheckNVGPUTargetBase<MXQCheckNVGPUTarget> {
+    : ::mxq::nvvm::impl::MXQCheckNVGPUTargetBase<MXQCheckNVGPUTarget> {
   using MXQCheckNVGPUTargetBase::MXQCheckNVGPUTargetBase;
   void runOnOperation() override {
     std::string error;

@@ -6,16 +6,16 @@
 // that would read or write one.
 //
 //===----------------------------------------------------------------------===//
-#include "mxq/Transforms/Passes.h"
+#include "mxq/Target/NVVM/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-namespace mxq {
+namespace mxq::nvvm {
 #define GEN_PASS_DEF_MXQGPUDEVICEBUFFERS
-#include "mxq/Transforms/Passes.h.inc"
-} // namespace mxq
+#include "mxq/Target/NVVM/Passes.h.inc"
+} // namespace mxq::nvvm
 
 using namespace mlir;
 
@@ -38,7 +38,7 @@ bool touchesBuffer(Operation *op) {
 
 } // namespace
 
-LogicalResult(::mxq::moveBuffersToDevice)(func::FuncOp func) {
+LogicalResult(::mxq::nvvm::moveBuffersToDevice)(func::FuncOp func) {
   IRRewriter rw(func.getContext());
   bool failedHost = false;
   func.walk([&](Operation *op) {
@@ -88,10 +88,10 @@ LogicalResult(::mxq::moveBuffersToDevice)(func::FuncOp func) {
 namespace {
 
 struct MXQGPUDeviceBuffers
-    : ::mxq::impl::MXQGPUDeviceBuffersBase<MXQGPUDeviceBuffers> {
+    : ::mxq::nvvm::impl::MXQGPUDeviceBuffersBase<MXQGPUDeviceBuffers> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>())
-      if (failed(::mxq::moveBuffersToDevice(func)))
+      if (failed(::mxq::nvvm::moveBuffersToDevice(func)))
         return signalPassFailure();
   }
 };

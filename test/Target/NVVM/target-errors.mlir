@@ -5,6 +5,12 @@
 // RUN: not mxq-opt %s --mxq-gpu-pipeline="chip=sm_80a" 2>&1 | FileCheck %s --check-prefix=ARCH
 // RUN: not mxq-opt %s --convert-mxq-to-loops-nvvm="chip=sm_100a ptx=80" 2>&1 | FileCheck %s --check-prefix=NVVM
 // NVVM: convert-mxq-to-loops-nvvm: the chip 'sm_100a' needs PTX 8.6 or later, but PTX 8.0 was asked for
+// The checking pass on its own: an error for a chip that cannot be, the
+// module unchanged for one that can.
+// RUN: not mxq-opt %s --mxq-check-nvgpu-target="chip=sm_100a ptx=80" 2>&1 | FileCheck %s --check-prefix=CHECKPASS
+// CHECKPASS: error: mxq-gpu-pipeline: the chip 'sm_100a' needs PTX 8.6 or later, but PTX 8.0 was asked for
+// RUN: mxq-opt %s --mxq-check-nvgpu-target="chip=sm_100a ptx=86" | FileCheck %s --check-prefix=OK
+// OK: mxq.quantize %{{.*}} axis = 1 scale = rceil
 
 // A chip or PTX version that cannot express the request is an error from
 // the target description, before any lowering.

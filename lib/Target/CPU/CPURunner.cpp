@@ -6,9 +6,9 @@
 // strides[rank]} and the results come back as a struct of descriptors.
 //
 //===----------------------------------------------------------------------===//
-#include "mxq/Runtime/CPURunner.h"
-#include "Descriptors.h"
-#include "mxq/InitAll.h"
+#include "mxq/Target/CPU/CPURunner.h"
+#include "mxq/Runtime/Descriptors.h"
+#include "mxq/Target/CPU/CPUTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -19,26 +19,13 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
 using namespace mlir;
 
 namespace mxq {
-
-unsigned bytesPerElement(Type type) {
-  if (type.isF32())
-    return 4;
-  if (type.isF16() || type.isBF16())
-    return 2;
-  if (isa<FloatType>(type) && type.getIntOrFloatBitWidth() <= 8)
-    return 1;
-  if (auto i = dyn_cast<IntegerType>(type))
-    if (i.getWidth() == 8 || i.getWidth() == 16 || i.getWidth() == 32 ||
-        i.getWidth() == 64)
-      return i.getWidth() / 8;
-  return 0;
-}
 
 struct CPUExecutable::Impl : detail::CompiledEntry {};
 
@@ -55,7 +42,10 @@ CPUExecutable::compile(ModuleOp module, const std::string &entry,
 
   if (!detail::lowerModule(
           module,
-          [&](OpPassManager &pm) { return buildCPUPipeline(pm, tileSizes); },
+          [&](OpPassManager &pm) {
+            buildCPUPipeline(pm, tileSizes);
+            return success();
+          },
           "the CPU pipeline failed", error))
     return nullptr;
   // memref.copy of strided memrefs (tiles written back into their result)
@@ -108,6 +98,19 @@ void CPUExecutable::freeResults(const std::vector<RawTensor> &inputs,
   for (void *p :
        detail::resultAllocations(resultStruct, impl->resultRanks, in))
     std::free(p);
+}
+
+bool CPUExecutable::time(const std::vector<RawTensor> &inputs, int repeat,
+                         Timing &timing, std::string &error) {
+  auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < repeat; ++i)
+    if (!runAndDiscard(inputs, error))
+      return false;
+  std::chrono::duration<double, std::milli> ms =
+      std::chrono::steady_clock::now() - start;
+  timing.wallMillis = ms.count() / std::max(repeat, 1);
+  timing.deviceMillis = 0;
+  return true;
 }
 
 bool CPUExecutable::run(const std::vector<RawTensor> &inputs,

@@ -1,0 +1,22 @@
+//===- Passes.td - passes of the CPU target -----------------*- tablegen -*-===//
+#ifndef MXQ_TARGET_CPU_PASSES_TD
+#define MXQ_TARGET_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def MXQBF16MemoryAsI16 : Pass<"mxq-bf16-memory-as-i16"> {
+  let summary = "Load and store scalar bf16 values as i16";
+  let description = [{
+    On the LLVM dialect: rewrites every scalar `llvm.load` and `llvm.store`
+    of `bf16` into one of `i16` (a store of a value bitcast from `i16` stores
+    that `i16`; a load whose users only want the bits is not bitcast back).
+    The bytes are the same. LLVM 22's x86 backend carries a scalar bfloat in
+    an f32 register and rounds it back with a conversion that flushes
+    subnormals, so without this a bf16 subnormal loaded or stored one
+    element at a time (a block along a non-last axis) can become zero. The
+    patterns are available as `mxq::populateBF16MemoryAsI16Patterns`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // MXQ_TARGET_CPU_PASSES_TD

@@ -1,0 +1,106 @@
+//===- Passes.td - passes of the NVVM target -------------------------*- tablegen -*-===//
+#ifndef MXQ_TARGET_NVVM_PASSES_TD
+#define MXQ_TARGET_NVVM_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertMXQToLoopsNVVM
+    : Pass<"convert-mxq-to-loops-nvvm", "::mlir::ModuleOp"> {
+  let summary = "convert-mxq-to-loops with an NVIDIA chip's native converts";
+  let description = [{
+    The shared expansion of `convert-mxq-to-loops` (the same patterns, the
+    same numerics) given what the NVIDIA target adds: its conversion
+    instructions (`nvvm.convert.f32x2.to.*`), where the target description
+    (`mxq/Target/NVVM/NVGPU.h`) says `chip` has them and they are exact, and
+    `dual_quantize` as two quantizes and a transpose (a GPU thread cannot
+    hold the 32 x 32 tile of the fused form without spilling).
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "the NVIDIA chip (sm_90, sm_100a, ...)">,
+    Option<"ptx", "ptx", "int", /*default=*/"0",
+           "PTX ISA version times ten (0: the chip's minimum)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
+def MXQCheckNVGPUTarget : Pass<"mxq-check-nvgpu-target", "::mlir::ModuleOp"> {
+  let summary = "Reject an NVIDIA chip or PTX version that cannot express the request";
+  let description = [{
+    The first pass of `mxq-gpu-pipeline`: asks the target description
+    (`mxq/Target/NVVM/NVGPU.h`) whether `chip` exists and accepts PTX `ptx`, and
+    fails with a diagnostic that says why not, before any lowering could
+    reach LLVM with an impossible target.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "the NVIDIA chip (sm_90, sm_100a, ...)">,
+    Option<"ptx", "ptx", "int", /*default=*/"0",
+           "PTX ISA version times ten (0: the chip's minimum)">,
+  ];
+}
+
+def MXQAlignVectorAccesses
+    : Pass<"mxq-align-vector-accesses", "::mlir::func::FuncOp"> {
+  let summary = "Turn in-bounds contiguous vector transfers into aligned vector loads and stores";
+  let description = [{
+    Rewrites each unmasked, in-bounds 1-D `vector.transfer_read` /
+    `vector.transfer_write` along the unit-stride last dimension of a memref
+    of at most 256 bytes (NVPTX's register allocation takes tens of seconds
+    on aligned kilobyte vectors)
+    into `vector.load` / `vector.store` carrying the largest alignment (up
+    to `base-alignment`) that the indices prove: the alignment of each
+    index (constants, products, sums, loop induction variables, GPU ids)
+    times its static stride. A dimension with a dynamic stride proves
+    nothing unless its index is 0; so each `gpu.launch` whose accesses a
+    dynamic stride keeps narrow is versioned: `scf.if` (every such stride
+    is a multiple of `base-alignment` bytes) runs a copy of the launch in
+    which the strides are taken to be aligned, else the original. The
+    caller guarantees that every buffer
+    starts at a multiple of `base-alignment` bytes (`cuMemAlloc` and
+    `gpu.alloc` give 256). With alignment 16, NVPTX emits 128-bit
+    `ld.global.v4` / `st.global.v4` instead of one access per element.
+    The patterns are available as `mxq::populateAlignVectorAccessesPatterns`.
+  }];
+  let options = [
+    Option<"baseAlignment", "base-alignment", "int64_t", /*default=*/"16",
+           "bytes every buffer is aligned to (a power of two)">,
+  ];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
+def MXQByteSizedMemory : Pass<"mxq-byte-sized-memory"> {
+  let summary = "Access sub-byte integers in memory as whole bytes";
+  let description = [{
+    On the LLVM dialect: rewrites `llvm.store` of an integer narrower than
+    a byte (FP4 and FP6 codes, which take one byte each in a memref) into a
+    zero-extended `i8` store, and `llvm.load` of one into an `i8` load and a
+    truncation. The bytes written are the same (the upper bits, which LLVM
+    leaves unspecified, become 0), and LLVM no longer folds the codes into
+    vectors of `i4`, which NVPTX legalises through local memory. The
+    patterns are available as `mxq::populateByteSizedMemoryPatterns`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def MXQGPUDeviceBuffers
+    : Pass<"mxq-gpu-device-buffers", "::mlir::ModuleOp"> {
+  let summary = "Allocate the buffers of host functions on the GPU";
+  let description = [{
+    After `gpu-kernel-outlining`: in every host function, replaces
+    `memref.alloc` / `memref.dealloc` by `gpu.alloc` / `gpu.dealloc`, so the
+    results of an mxq function live in device memory, as its arguments do,
+    and a whole-buffer `memref.copy` (bufferization's copy of a value two
+    results share) by `gpu.memcpy`.
+    Fails with a diagnostic naming the op if any host code outside a kernel
+    launch reads or writes a buffer (the host cannot touch device memory).
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+#endif // MXQ_TARGET_NVVM_PASSES_TD

@@ -1,0 +1,103 @@
+//===- Target.h - the interface every mxq target implements -------*- C++ -*-===//
+//
+// A target is one folder (lib/Target/<Name>, include/mxq/Target/<Name>)
+// behind this interface: the dialects and passes its pipeline needs, the
+// pipeline itself, and an executable kind (compile a function, run it on
+// caller buffers, time it). Tools, benches and tests find targets here, by
+// name; shared code never names one. docs/Rationale.md, "Targets", has the
+// checklist for adding one.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MXQ_TARGET_TARGET_H
+#define MXQ_TARGET_TARGET_H
+
+#include "mxq/Runtime/Tensor.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mxq {
+
+/// What a compile may be asked for. Each target reads the fields it knows
+/// and rejects (checkOptions) a field it does not take.
+struct TargetOptions {
+  /// The chip (target-specific name; empty: the target's default).
+  std::string chip;
+  /// An ISA version of the chip (target-specific; 0: the chip's default).
+  int isaVersion = 0;
+  /// Tile sizes for mxq-tile (empty: the target's defaults).
+  std::vector<int64_t> tileSizes;
+};
+
+/// Time of one call of an executable.
+struct Timing {
+  double wallMillis = 0;   ///< wall-clock time per call
+  double deviceMillis = 0; ///< device (kernel) time per call, 0 if none
+};
+
+/// A function compiled for a target.
+class Executable {
+public:
+  virtual ~Executable();
+  /// Runs the function on `inputs` (row-major, caller-owned) and copies the
+  /// results out; false and a sentence in `error` on failure.
+  virtual bool run(const std::vector<RawTensor> &inputs,
+                   std::vector<RawTensor> &results, std::string &error) = 0;
+  /// Runs the function `repeat` times and reports the time per call (a
+  /// target may add a warm-up call; callers that want one make it).
+  virtual bool time(const std::vector<RawTensor> &inputs, int repeat,
+                    Timing &timing, std::string &error) = 0;
+};
+
+class Target {
+public:
+  virtual ~Target();
+  /// The name `mxq-run --target=` takes (lower case).
+  virtual llvm::StringRef name() const = 0;
+  /// One line for lists of targets.
+  virtual llvm::StringRef description() const = 0;
+  /// The dialects, interface models and translations its pipeline needs.
+  virtual void registerDialects(mlir::DialectRegistry &registry) const {}
+  /// Its passes and pipelines (what mxq-opt offers).
+  virtual void registerPasses() const {}
+  /// Whether its executables can run on this machine; else a sentence why.
+  virtual bool canRun(std::string &why) const { return true; }
+  /// Rejects options the target does not take; a sentence in `error`.
+  virtual bool checkOptions(const TargetOptions &options,
+                            std::string &error) const;
+  /// Compiles `entry` of `module` (which it may change in place).
+  virtual std::unique_ptr<Executable>
+  compile(mlir::ModuleOp module, const std::string &entry,
+          const TargetOptions &options, std::string &error) const = 0;
+  /// Compiles `entry` ahead of time into a loadable library at `path`;
+  /// targets that cannot say so.
+  virtual bool emitLibrary(mlir::ModuleOp module, const std::string &entry,
+                           const TargetOptions &options,
+                           const std::string &path, std::string &error) const;
+};
+
+/// Adds `target` to the registry (a second target of the same name is
+/// ignored).
+void registerTarget(std::unique_ptr<Target> target);
+/// The target called `name`, or null.
+const Target *lookupTarget(llvm::StringRef name);
+/// The target called `name`, or null and a one-line `error` that lists the
+/// targets this build has.
+const Target *lookupTarget(llvm::StringRef name, std::string &error);
+/// Every registered target, in registration order.
+std::vector<const Target *> registeredTargets();
+/// The names of every registered target, comma-separated.
+std::string targetNames();
+
+/// Registers every target this build has (the CMake list MXQ_TARGETS); safe
+/// to call more than once.
+void registerAllTargets();
+
+} // namespace mxq
+
+#endif // MXQ_TARGET_TARGET_H

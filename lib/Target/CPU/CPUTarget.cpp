@@ -1,0 +1,135 @@
+//===- CPUTarget.cpp - the CPU target: pipeline and registration ----------===//
+#include "mxq/Target/CPU/CPUTarget.h"
+#include "mxq/Conversion/Passes.h"
+#include "mxq/Target/CPU/CPURunner.h"
+#include "mxq/Target/CPU/Passes.h"
+#include "mxq/Target/Target.h"
+#include "mxq/Transforms/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mxq::buildCPUPipeline(OpPassManager &pm,
+                           llvm::ArrayRef<int64_t> tileSizes) {
+  // The shared stages: tiling, then loops, vectors and exact numerics.
+  MXQTileOptions tile;
+  tile.tileSizes.assign(tileSizes.begin(), tileSizes.end());
+  pm.addNestedPass<func::FuncOp>(createMXQTile(tile));
+  pm.addPass(createConvertMXQToLoops());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // Bufferization: results returned as allocations of identity layout.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
+  // Loops and vectors down to what the LLVM conversions take.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createForallToForLoopPass());
+  pm.addPass(memref::createFoldMemRefAliasOpsPass());
+  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
+  pm.addPass(createConvertVectorToSCFPass(
+      VectorTransferToSCFOptions().enableFullUnroll()));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // The LLVM dialect.
+  ConvertVectorToLLVMPassOptions toLLVM;
+  toLLVM.vectorTransposeLowering = vector::VectorTransposeLowering::Shuffle1D;
+  pm.addPass(createConvertVectorToLLVMPass(toLLVM));
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  // What the x86 backend would get wrong: scalar bf16 in registers.
+  pm.addPass(cpu::createMXQBF16MemoryAsI16());
+  pm.addPass(createCanonicalizerPass());
+}
+
+namespace {
+
+struct CPUPipelineOptions : PassPipelineOptions<CPUPipelineOptions> {
+  ListOption<int64_t> tileSizes{
+      *this, "tile-sizes",
+      llvm::cl::desc("tile sizes of mxq-tile (iteration-domain units, 0 for "
+                     "untiled; default: the pass's)")};
+};
+
+class CPUTarget : public mxq::Target {
+public:
+  llvm::StringRef name() const override { return "cpu"; }
+  llvm::StringRef description() const override {
+    return "the host CPU through LLVM, run by the LLVM JIT";
+  }
+  void registerPasses() const override {
+    mxq::cpu::registerMXQCPUPasses();
+    PassPipelineRegistration<CPUPipelineOptions>(
+        "mxq-cpu-pipeline",
+        "Lower mxq ops to LLVM for the host CPU: mxq-tile, "
+        "convert-mxq-to-loops, eliminate-empty-tensors, one-shot-bufferize, "
+        "scf-forall-to-for, fold-memref-alias-ops, vector/memref/arith/math/"
+        "func/cf/ub to LLVM, mxq-bf16-memory-as-i16 (see "
+        "mxq::buildCPUPipeline)",
+        [](OpPassManager &pm, const CPUPipelineOptions &o) {
+          std::vector<int64_t> sizes(o.tileSizes.begin(), o.tileSizes.end());
+          mxq::buildCPUPipeline(pm, sizes);
+        });
+  }
+  bool checkOptions(const mxq::TargetOptions &options,
+                    std::string &error) const override {
+    mxq::TargetOptions rest = options;
+    rest.tileSizes.clear();
+    for (int64_t t : options.tileSizes)
+      if (t < 0) {
+        error = "--tile-sizes: a tile size cannot be negative, but one is " +
+                std::to_string(t);
+        return false;
+      }
+    return Target::checkOptions(rest, error);
+  }
+  std::unique_ptr<mxq::Executable>
+  compile(ModuleOp module, const std::string &entry,
+          const mxq::TargetOptions &options,
+          std::string &error) const override {
+    if (!checkOptions(options, error))
+      return nullptr;
+    return mxq::CPUExecutable::compile(module, entry, error,
+                                       options.tileSizes);
+  }
+};
+
+} // namespace
+
+void mxq::registerCPUTarget() { registerTarget(std::make_unique<CPUTarget>()); }

@@ -1,0 +1,72 @@
+//===- Target.cpp - the target registry ------------------------------------===//
+#include "mxq/Target/Target.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+namespace mxq {
+
+Executable::~Executable() = default;
+Target::~Target() = default;
+
+bool Target::checkOptions(const TargetOptions &options,
+                          std::string &error) const {
+  std::string n = name().str();
+  if (!options.chip.empty())
+    error = "target " + n + " takes no chip, but --chip is '" + options.chip +
+            "'";
+  else if (options.isaVersion)
+    error = "target " + n + " takes no ISA version, but one is " +
+            std::to_string(options.isaVersion);
+  else if (!options.tileSizes.empty())
+    error = "target " + n + " takes no tile sizes";
+  return error.empty();
+}
+
+bool Target::emitLibrary(mlir::ModuleOp, const std::string &,
+                         const TargetOptions &, const std::string &,
+                         std::string &error) const {
+  error = "target " + name().str() + " cannot compile ahead of time";
+  return false;
+}
+
+static std::vector<std::unique_ptr<Target>> &registry() {
+  static std::vector<std::unique_ptr<Target>> targets;
+  return targets;
+}
+
+void registerTarget(std::unique_ptr<Target> target) {
+  if (lookupTarget(target->name()))
+    return;
+  registry().push_back(std::move(target));
+}
+
+const Target *lookupTarget(llvm::StringRef name) {
+  for (const auto &t : registry())
+    if (t->name() == name)
+      return t.get();
+  return nullptr;
+}
+
+const Target *lookupTarget(llvm::StringRef name, std::string &error) {
+  if (const Target *t = lookupTarget(name))
+    return t;
+  error = "unknown target '" + name.str() + "' (this build has: " +
+          targetNames() + ")";
+  return nullptr;
+}
+
+std::vector<const Target *> registeredTargets() {
+  std::vector<const Target *> out;
+  for (const auto &t : registry())
+    out.push_back(t.get());
+  return out;
+}
+
+std::string targetNames() {
+  std::string out;
+  for (const auto &t : registry())
+    out += (out.empty() ? "" : ", ") + t->name().str();
+  return out;
+}
+
+} // namespace mxq
