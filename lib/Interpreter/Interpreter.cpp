@@ -2,6 +2,7 @@
 #include "mxq/Interpreter/Interpreter.h"
 #include "mxq/Dialect/MXQ/MXQ.h"
 #include "mxq/Reference/Reference.h"
+#include "mxq/Support/ElementTypes.h"
 #include "mxq/Support/ScaleLayout.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -14,6 +15,18 @@ using namespace mlir;
 namespace dialect = mlir::mxq;
 
 namespace mxq {
+
+namespace {
+/// The interpreter's own form of a tensor: f32/f16/bf16 elements as exact
+/// fp32 `values`; MX codes and E8M0 scales as one byte per element in
+/// `bytes` (what the reference functions take).
+struct Buffer {
+  std::vector<int64_t> shape;
+  mlir::Type elementType;
+  std::vector<float> values;
+  std::vector<uint8_t> bytes;
+};
+} // namespace
 
 static std::string str(Type t) {
   std::string s;
@@ -36,20 +49,17 @@ static bool isByteType(Type t) {
 }
 
 std::string npyDescrFor(Type t) {
-  if (t.isF32())
-    return "<f4";
-  if (t.isF16())
-    return "<f2";
-  if (t.isBF16())
-    return "<u2";
-  if (isByteType(t))
-    return "|u1";
-  return "";
+  // The interpreter moves the wide float types and the one-byte codes and
+  // scales (see ElementTypes.h for the dtypes).
+  if (!t.isF32() && !t.isF16() && !t.isBF16() && !isByteType(t))
+    return "";
+  const ElementTypeInfo *info = elementTypeInfo(str(t));
+  return info ? info->npyDescr : "";
 }
 
-bool bufferFromNpy(const npy::Array &array, RankedTensorType type,
-                   unsigned index, Buffer &buffer, std::string &error,
-                   int64_t fp4Length) {
+static bool bufferFromNpy(const npy::Array &array, RankedTensorType type,
+                          unsigned index, Buffer &buffer, std::string &error,
+                          int64_t fp4Length) {
   Type elt = type.getElementType();
   std::string expected = npyDescrFor(elt);
   std::string what = "input " + std::to_string(index);
@@ -122,15 +132,16 @@ bool bufferFromNpy(const npy::Array &array, RankedTensorType type,
   return true;
 }
 
-std::vector<uint8_t> rawFromNpy(const npy::Array &array, Type elementType,
-                                const std::vector<int64_t> &shape) {
+static std::vector<uint8_t> rawFromNpy(const npy::Array &array,
+                                       Type elementType,
+                                       const std::vector<int64_t> &shape) {
   if (isa<Float4E2M1FNType>(elementType))
     return ref::unpackFP4(array.data, shape);
   return array.data;
 }
 
-npy::Array rawToNpy(Type elt, const std::vector<int64_t> &shape,
-                    const std::vector<uint8_t> &data) {
+static npy::Array rawToNpy(Type elt, const std::vector<int64_t> &shape,
+                           const std::vector<uint8_t> &data) {
   npy::Array a;
   a.descr = npyDescrFor(elt);
   a.shape = shape;
@@ -148,7 +159,7 @@ npy::Array rawToNpy(Type elt, const std::vector<int64_t> &shape,
   return a;
 }
 
-npy::Array bufferToNpy(const Buffer &buffer) {
+static npy::Array bufferToNpy(const Buffer &buffer) {
   Type elt = buffer.elementType;
   if (isByteType(elt))
     return rawToNpy(elt, buffer.shape, buffer.bytes);
@@ -161,6 +172,22 @@ npy::Array bufferToNpy(const Buffer &buffer) {
       data.push_back(uint8_t(b >> (8 * i)));
   }
   return rawToNpy(elt, buffer.shape, data);
+}
+
+bool tensorFromNpy(const npy::Array &array, RankedTensorType type,
+                   unsigned index, RawTensor &tensor, std::string &error,
+                   int64_t fp4Length) {
+  Buffer checked;
+  if (!bufferFromNpy(array, type, index, checked, error, fp4Length))
+    return false;
+  tensor.shape = checked.shape;
+  tensor.elementType = type.getElementType();
+  tensor.data = rawFromNpy(array, tensor.elementType, tensor.shape);
+  return true;
+}
+
+npy::Array tensorToNpy(const RawTensor &tensor) {
+  return rawToNpy(tensor.elementType, tensor.shape, tensor.data);
 }
 
 namespace {
@@ -368,16 +395,45 @@ private:
 };
 } // namespace
 
-bool interpret(func::FuncOp func, const std::vector<Buffer> &args,
-               std::vector<Buffer> &results, std::string &error) {
+bool interpret(func::FuncOp func, const std::vector<RawTensor> &args,
+               std::vector<RawTensor> &results, std::string &error) {
   if (func.isExternal()) {
     error = "@" + func.getSymName().str() + " has no body";
     return false;
   }
+  auto types = func.getArgumentTypes();
+  if (types.size() != args.size()) {
+    error = "@" + func.getSymName().str() + " takes " +
+            std::to_string(types.size()) + " arguments, but " +
+            std::to_string(args.size()) + " were given";
+    return false;
+  }
+  // Each argument through its .npy form: the one place that decodes memory
+  // into the reference's values (and checks it against the type).
+  std::vector<Buffer> buffers(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    auto type = dyn_cast<RankedTensorType>(types[i]);
+    if (!type) {
+      error = "input " + std::to_string(i) + ": argument type is not a "
+              "ranked tensor";
+      return false;
+    }
+    const RawTensor &t = args[i];
+    if (!bufferFromNpy(tensorToNpy(t), type, i, buffers[i], error,
+                       t.shape.empty() ? -1 : t.shape.back()))
+      return false;
+  }
   Interpreter interpreter;
-  if (!interpreter.run(func, args, results)) {
+  std::vector<Buffer> out;
+  if (!interpreter.run(func, buffers, out)) {
     error = interpreter.error;
     return false;
+  }
+  results.clear();
+  for (const Buffer &b : out) {
+    npy::Array a = bufferToNpy(b);
+    results.push_back({b.shape, b.elementType,
+                       rawFromNpy(a, b.elementType, b.shape)});
   }
   return true;
 }

@@ -7,6 +7,7 @@
 #include "mxq/Numerics/Numerics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/bit.h"
@@ -329,6 +330,32 @@ Value bf16ToF32(OpBuilder &b, Location loc, Value x) {
   Value wide =
       arith::ExtUIOp::create(b, loc, shaped(x.getType(), b.getI32Type()), bits);
   return i.floatOf(i.shl(wide, i.c(16)));
+}
+
+Value absBits(OpBuilder &b, Location loc, Value x) {
+  I i{b, loc, x.getType()};
+  return i.andi(i.bitsOf(x), i.c(0x7FFFFFFF));
+}
+
+Value blockAmax(OpBuilder &b, Location loc, Value x,
+                llvm::ArrayRef<bool> reduced) {
+  auto type = cast<VectorType>(x.getType());
+  Value bits = absBits(b, loc, x);
+  if (reduced.empty()) {
+    Value m = vector::ReductionOp::create(b, loc, vector::CombiningKind::MAXUI,
+                                          bits);
+    return arith::BitcastOp::create(b, loc, b.getF32Type(), m);
+  }
+  SmallVector<int64_t> kept;
+  for (auto [d, r] : llvm::enumerate(reduced))
+    if (!r)
+      kept.push_back(type.getDimSize(d));
+  auto keptI32 = VectorType::get(kept, b.getI32Type());
+  Value m = vector::MultiDimReductionOp::create(
+      b, loc, bits, i32Const(b, loc, keptI32, 0), reduced,
+      vector::CombiningKind::MAXUI);
+  return arith::BitcastOp::create(
+      b, loc, VectorType::get(kept, b.getF32Type()), m);
 }
 
 Value canonicalizeNaN(OpBuilder &b, Location loc, Value x) {

@@ -1,6 +1,7 @@
 //===- Descriptors.cpp - memref descriptors for the runners ---------------===//
 #include "mxq/Runtime/Descriptors.h"
 #include "mxq/Runtime/MemRefDescriptor.h"
+#include "mxq/Support/ElementTypes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -19,17 +20,11 @@ using namespace mlir;
 namespace mxq {
 
 unsigned bytesPerElement(Type type) {
-  if (type.isF32())
-    return 4;
-  if (type.isF16() || type.isBF16())
-    return 2;
-  if (isa<FloatType>(type) && type.getIntOrFloatBitWidth() <= 8)
-    return 1;
-  if (auto i = dyn_cast<IntegerType>(type))
-    if (i.getWidth() == 8 || i.getWidth() == 16 || i.getWidth() == 32 ||
-        i.getWidth() == 64)
-      return i.getWidth() / 8;
-  return 0;
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << type;
+  const ElementTypeInfo *info = elementTypeInfo(name);
+  return info ? info->bytes : 0;
 }
 
 } // namespace mxq

@@ -3,7 +3,7 @@
 //   mxq-gpu-launch LIB.so --input A.npy [--input B.npy ...] --output-dir DIR
 //                  [--repeat N [--copy-baseline]]
 //
-// Runs a function that `mxq-run --gpu --chip C --emit-gpu-library LIB.so`
+// Runs a function that `mxq-run --target=nvvm --chip C --emit-library LIB.so`
 // compiled ahead of time, on the first NVIDIA GPU, with mxq-run's .npy
 // conventions (f32 <f4, f16 <f2, bf16 <u2, 8-bit codes and E8M0 |u1, FP4
 // |u1 two per byte along the last axis, element 0 in the low nibble). It
@@ -17,7 +17,9 @@
 #include "mxq/Reference/Reference.h"
 #include "mxq/Target/NVVM/CUDADriver.h"
 #include "mxq/Target/NVVM/GPURuntime.h"
+#include "mxq/Target/NVVM/LibrarySignature.h"
 #include "mxq/Runtime/MemRefDescriptor.h"
+#include "mxq/Support/ElementTypes.h"
 #include "mxq/Support/Npy.h"
 
 #include <chrono>
@@ -31,10 +33,7 @@
 
 namespace {
 
-struct Tensor {
-  int64_t rank = 0;
-  std::string type; ///< "bf16", "f8E4M3FN", ...
-};
+using Tensor = mxq::nvvm::LibrarySignature::Tensor;
 
 int fail(const std::string &message) {
   std::fprintf(stderr, "mxq-gpu-launch: error: %s\n", message.c_str());
@@ -43,18 +42,11 @@ int fail(const std::string &message) {
 
 /// Bytes per element in memory and the .npy dtype of an element type.
 bool typeInfo(const std::string &type, unsigned &bytes, std::string &descr) {
-  if (type == "f32") {
-    bytes = 4, descr = "<f4";
-  } else if (type == "f16") {
-    bytes = 2, descr = "<f2";
-  } else if (type == "bf16") {
-    bytes = 2, descr = "<u2";
-  } else if (type.rfind("f8", 0) == 0 || type.rfind("f6", 0) == 0 ||
-             type.rfind("f4", 0) == 0) {
-    bytes = 1, descr = "|u1";
-  } else {
+  const mxq::ElementTypeInfo *info = mxq::elementTypeInfo(type);
+  if (!info)
     return false;
-  }
+  bytes = info->bytes;
+  descr = info->npyDescr;
   return true;
 }
 
@@ -124,28 +116,14 @@ int main(int argc, char **argv) {
   std::ifstream sig(library + ".sig");
   if (!sig)
     return fail("cannot open '" + library + ".sig' (written by mxq-run "
-                "--emit-gpu-library)");
-  std::string entry, chip, line;
-  std::vector<Tensor> args, results;
-  while (std::getline(sig, line)) {
-    std::istringstream in(line);
-    std::string kind;
-    in >> kind;
-    Tensor t;
-    if (kind == "entry")
-      in >> entry;
-    else if (kind == "chip")
-      in >> chip;
-    else if (kind == "arg" && (in >> t.rank >> t.type))
-      args.push_back(t);
-    else if (kind == "result" && (in >> t.rank >> t.type))
-      results.push_back(t);
-    else if (!kind.empty())
-      return fail("'" + library + ".sig' has a line it does not know: '" +
-                  line + "'");
-  }
-  if (entry.empty())
-    return fail("'" + library + ".sig' names no entry");
+                "--target=nvvm --emit-library)");
+  mxq::nvvm::LibrarySignature signature;
+  std::string why;
+  if (!mxq::nvvm::LibrarySignature::parse(sig, signature, why))
+    return fail("'" + library + ".sig' has " + why);
+  const std::string &entry = signature.entry;
+  const std::vector<Tensor> &args = signature.args;
+  const std::vector<Tensor> &results = signature.results;
   if (args.size() != inputs.size())
     return fail("@" + entry + " takes " + std::to_string(args.size()) +
                 " arguments, but " + std::to_string(inputs.size()) +
@@ -294,7 +272,7 @@ int main(int argc, char **argv) {
         std::chrono::duration<double, std::milli>(stop - start).count() /
         repeat;
     std::printf("%s on %s (%s): kernels %.4f ms per call, wall %.4f ms\n",
-                entry.c_str(), d->deviceName.c_str(), chip.c_str(),
+                entry.c_str(), d->deviceName.c_str(), signature.chip.c_str(),
                 mxq::gpuruntime::takeKernelMillis() / repeat, wall);
   }
   if (repeat > 0 && copyBaseline && !device.empty()) {
@@ -308,27 +286,11 @@ int main(int argc, char **argv) {
       for (int64_t dim : shapes[0])
         bytes *= dim;
     }
-    mxq::cuda::CUdeviceptr dst = 0;
-    mxq::cuda::CUstream stream = nullptr;
-    mxq::cuda::CUevent start = nullptr, stop = nullptr;
-    float ms = 0;
-    bool ok = d->cuMemAlloc(&dst, bytes) == mxq::cuda::kSuccess &&
-              d->cuStreamCreate(&stream, 1) == mxq::cuda::kSuccess &&
-              d->cuEventCreate(&start, 0) == mxq::cuda::kSuccess &&
-              d->cuEventCreate(&stop, 0) == mxq::cuda::kSuccess &&
-              d->cuMemcpyDtoDAsync(dst, device[0], bytes, stream) ==
-                  mxq::cuda::kSuccess &&
-              d->cuEventRecord(start, stream) == mxq::cuda::kSuccess;
-    for (int i = 0; ok && i < repeat; ++i)
-      ok = d->cuMemcpyDtoDAsync(dst, device[0], bytes, stream) ==
-           mxq::cuda::kSuccess;
-    ok = ok && d->cuEventRecord(stop, stream) == mxq::cuda::kSuccess &&
-         d->cuEventSynchronize(stop) == mxq::cuda::kSuccess &&
-         d->cuEventElapsedTime(&ms, start, stop) == mxq::cuda::kSuccess;
-    if (!ok)
-      return fail("the device-to-device copy failed");
-    std::printf("copy of %zu bytes: %.4f ms\n", bytes, ms / repeat);
-    d->cuMemFree(dst);
+    double ms = 0;
+    std::string why;
+    if (!mxq::gpuruntime::timeDeviceCopy(bytes, repeat, ms, why))
+      return fail(why);
+    std::printf("copy of %zu bytes: %.4f ms\n", bytes, ms);
   }
   for (auto p : device)
     if (p)

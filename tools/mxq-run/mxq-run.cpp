@@ -36,6 +36,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <cstring>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -99,21 +100,37 @@ static int error(const llvm::Twine &message) {
   return 1;
 }
 
-static void printSummary(unsigned i, const ::mxq::Buffer &b) {
-  llvm::outs() << "result" << i << ": " << b.elementType << " [";
-  for (size_t d = 0; d < b.shape.size(); ++d)
-    llvm::outs() << (d ? ", " : "") << b.shape[d];
+/// The value of element `k` of a wide-float tensor.
+static double valueAt(const ::mxq::RawTensor &t, size_t k) {
+  if (t.elementType.isF32()) {
+    float v;
+    std::memcpy(&v, &t.data[4 * k], 4);
+    return v;
+  }
+  uint16_t bits = uint16_t(t.data[2 * k] | (t.data[2 * k + 1] << 8));
+  return t.elementType.isF16() ? ::mxq::ref::fromF16Bits(bits)
+                               : ::mxq::ref::fromBF16Bits(bits);
+}
+
+static void printSummary(unsigned i, const ::mxq::RawTensor &t) {
+  llvm::outs() << "result" << i << ": " << t.elementType << " [";
+  for (size_t d = 0; d < t.shape.size(); ++d)
+    llvm::outs() << (d ? ", " : "") << t.shape[d];
   llvm::outs() << "]\n  ";
-  size_t n = std::min<size_t>(8, b.values.empty() ? b.bytes.size()
-                                                   : b.values.size());
+  bool wide = t.elementType.isF32() || t.elementType.isF16() ||
+              t.elementType.isBF16();
+  size_t count = 1;
+  for (int64_t d : t.shape)
+    count *= size_t(d);
+  size_t n = std::min<size_t>(8, count);
   for (size_t k = 0; k < n; ++k) {
-    if (!b.values.empty()) {
-      llvm::outs() << llvm::format("%g ", double(b.values[k]));
+    if (wide) {
+      llvm::outs() << llvm::format("%g ", valueAt(t, k));
       continue;
     }
-    uint8_t c = b.bytes[k];
+    uint8_t c = t.data[k];
     llvm::outs() << llvm::format("0x%02x", c);
-    if (auto f = mlir::mxq::getElementFormat(b.elementType))
+    if (auto f = mlir::mxq::getElementFormat(t.elementType))
       llvm::outs() << llvm::format("(%g) ",
                                    double(::mxq::ref::decodeElement(c, *f)));
     else if (c == 0xFF)
@@ -121,8 +138,7 @@ static void printSummary(unsigned i, const ::mxq::Buffer &b) {
     else
       llvm::outs() << llvm::format("(2^%d) ", int(c) - 127);
   }
-  llvm::outs() << (n < std::max(b.values.size(), b.bytes.size()) ? "...\n"
-                                                                  : "\n");
+  llvm::outs() << (n < count ? "...\n" : "\n");
 }
 
 /// The target the flags ask for: --target, or an older spelling of it.
@@ -224,12 +240,8 @@ int main(int argc, char **argv) {
     ::mxq::npy::Array array;
     if (!::mxq::npy::read(inputs[i], array, err))
       return error("input " + llvm::Twine(i) + ": " + err);
-    ::mxq::Buffer checked;
-    if (!::mxq::bufferFromNpy(array, type, i, checked, err, fp4Length))
+    if (!::mxq::tensorFromNpy(array, type, i, raw[i], err, fp4Length))
       return error(err + " ('" + inputs[i] + "')");
-    raw[i].shape = checked.shape;
-    raw[i].elementType = type.getElementType();
-    raw[i].data = ::mxq::rawFromNpy(array, raw[i].elementType, raw[i].shape);
   }
 
   std::vector<::mxq::RawTensor> results;
@@ -238,7 +250,7 @@ int main(int argc, char **argv) {
     return error(err);
   std::vector<::mxq::npy::Array> outputs;
   for (const ::mxq::RawTensor &r : results)
-    outputs.push_back(::mxq::rawToNpy(r.elementType, r.shape, r.data));
+    outputs.push_back(::mxq::tensorToNpy(r));
 
   if (auto ec = llvm::sys::fs::create_directories(outputDir))
     return error("cannot create '" + outputDir + "': " + ec.message());
@@ -246,15 +258,8 @@ int main(int argc, char **argv) {
     std::string path = outputDir + "/result" + std::to_string(i) + ".npy";
     if (!::mxq::npy::write(path, outputs[i], err))
       return error(err);
-    if (print) {
-      ::mxq::Buffer b;
-      auto type = RankedTensorType::get(results[i].shape,
-                                        results[i].elementType);
-      int64_t n = results[i].shape.empty() ? -1 : results[i].shape.back();
-      if (!::mxq::bufferFromNpy(outputs[i], type, i, b, err, n))
-        return error("result " + llvm::Twine(i) + ": " + err);
-      printSummary(i, b);
-    }
+    if (print)
+      printSummary(i, results[i]);
   }
   return 0;
 }

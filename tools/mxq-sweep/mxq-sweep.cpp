@@ -636,28 +636,23 @@ int main(int argc, char **argv) {
       ModuleOp m = c.dynamic ? *module : *runModule;
       auto func = m.lookupSymbol<func::FuncOp>("f");
       std::mt19937_64 rng(seed * 1000003 + idx * 31 + r);
-      std::vector<::mxq::Buffer> buffers(args.size());
       std::vector<::mxq::RawTensor> raws(args.size());
       std::string err;
       bool ok = true;
       for (size_t i = 0; i < args.size() && ok; ++i) {
         ::mxq::npy::Array a = makeArg(rng, args[i]);
         auto type = cast<RankedTensorType>(func.getArgumentTypes()[i]);
-        ok = ::mxq::bufferFromNpy(a, type, i, buffers[i], err,
+        ok = ::mxq::tensorFromNpy(a, type, i, raws[i], err,
                                   args[i].shape.empty()
                                       ? -1
                                       : args[i].shape.back());
-        raws[i].shape = buffers[i].shape;
-        raws[i].elementType = type.getElementType();
-        raws[i].data = ::mxq::rawFromNpy(a, raws[i].elementType, raws[i].shape);
       }
       if (!ok) {
         report("the sweep made an input the runner rejects: " + err);
         break;
       }
-      std::vector<::mxq::Buffer> expected;
-      std::vector<::mxq::RawTensor> got;
-      if (!::mxq::interpret(func, buffers, expected, err)) {
+      std::vector<::mxq::RawTensor> expected, got;
+      if (!::mxq::interpret(func, raws, expected, err)) {
         report("the reference fails: " + err);
         break;
       }
@@ -667,9 +662,8 @@ int main(int argc, char **argv) {
       }
       ++runs;
       for (size_t i = 0; i < expected.size(); ++i) {
-        ::mxq::npy::Array e = ::mxq::bufferToNpy(expected[i]);
-        ::mxq::npy::Array g =
-            ::mxq::rawToNpy(got[i].elementType, got[i].shape, got[i].data);
+        ::mxq::npy::Array e = ::mxq::tensorToNpy(expected[i]);
+        ::mxq::npy::Array g = ::mxq::tensorToNpy(got[i]);
         if (e.shape == g.shape && e.data == g.data)
           continue;
         std::string what = "result " + std::to_string(i) + " differs on " +

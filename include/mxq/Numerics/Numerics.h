@@ -92,6 +92,19 @@ mlir::Value bf16BitsOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x);
 /// that flushes subnormals.
 mlir::Value bf16ToF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x);
 
+/// |x| as i32 bits (f32 scalar or vector): they order like |x| as floats,
+/// and every NaN pattern is above +Inf.
+mlir::Value absBits(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x);
+
+/// The absolute maximum of the f32 vector `x` (ref: the block amax of every
+/// quantizing op): NaN-propagating (a NaN block gives a NaN amax), exact, as
+/// an unsigned integer maximum of absBits (cheap where a float maximum has to
+/// be emulated). A 1-D `x` reduces to an f32; otherwise the dimensions
+/// `reduced` marks are reduced (vector.multi_reduction) and the result is
+/// an f32 vector of the others.
+mlir::Value blockAmax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                      llvm::ArrayRef<bool> reduced = {});
+
 /// Replaces NaN by the canonical quiet NaN 0x7FC00000.
 mlir::Value canonicalizeNaN(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value x);

@@ -2,6 +2,7 @@
 #include "mxq/Target/NVVM/GPURunner.h"
 #include "mxq/Runtime/Descriptors.h"
 #include "mxq/Target/NVVM/GPURuntime.h"
+#include "mxq/Target/NVVM/LibrarySignature.h"
 #include "mxq/Target/NVVM/NVVMTarget.h"
 #include "mxq/Target/NVVM/CUDADriver.h"
 
@@ -95,8 +96,16 @@ bool GPUExecutable::emitSharedLibrary(ModuleOp module, const std::string &entry,
     error = "a chip is needed to compile ahead of time (--chip)";
     return false;
   }
+  auto typeName = [](Type t) {
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << t;
+    return name;
+  };
+  nvvm::LibrarySignature signature;
+  signature.entry = entry;
+  signature.chip = chip;
   auto func = module.lookupSymbol<func::FuncOp>(entry);
-  std::string signature;
   if (func)
     for (Type t : func.getFunctionType().getInputs()) {
       auto rt = dyn_cast<RankedTensorType>(t);
@@ -105,21 +114,14 @@ bool GPUExecutable::emitSharedLibrary(ModuleOp module, const std::string &entry,
                 "of a supported element type";
         return false;
       }
-      std::string type;
-      llvm::raw_string_ostream os(type);
-      os << rt.getElementType();
-      signature += "arg " + std::to_string(rt.getRank()) + " " + type + "\n";
+      signature.args.push_back({rt.getRank(), typeName(rt.getElementType())});
     }
   std::vector<int64_t> ranks;
   std::vector<Type> types;
   if (!detail::prepareEntry(module, entry, ranks, types, error))
     return false;
-  for (auto [rank, type] : llvm::zip(ranks, types)) {
-    std::string name;
-    llvm::raw_string_ostream os(name);
-    os << type;
-    signature += "result " + std::to_string(rank) + " " + name + "\n";
-  }
+  for (auto [rank, type] : llvm::zip(ranks, types))
+    signature.results.push_back({rank, typeName(type)});
   if (!lowerForGPU(module, chip, ptx, error))
     return false;
 
@@ -182,7 +184,7 @@ bool GPUExecutable::emitSharedLibrary(ModuleOp module, const std::string &entry,
     error = "cannot write '" + path + ".sig': " + ec.message();
     return false;
   }
-  sig << "entry " << entry << "\nchip " << chip << "\n" << signature;
+  sig << signature.str();
   return true;
 }
 
@@ -335,52 +337,7 @@ bool GPUExecutable::time(const std::vector<RawTensor> &inputs, int repeat,
 
 bool GPUExecutable::timeCopy(size_t bytes, int repeat, double &millis,
                              std::string &error) {
-  cuda::Driver *d = cuda::driver(error);
-  if (!d)
-    return false;
-  cuda::CUdeviceptr src = 0, dst = 0;
-  cuda::CUstream stream = nullptr;
-  cuda::CUevent start = nullptr, stop = nullptr;
-  cuda::CUresult r = d->cuMemAlloc(&src, bytes);
-  if (r == cuda::kSuccess)
-    r = d->cuMemAlloc(&dst, bytes);
-  if (r == cuda::kSuccess)
-    r = d->cuMemsetD8(src, 0x3C, bytes);
-  if (r == cuda::kSuccess)
-    r = d->cuStreamCreate(&stream, 1);
-  if (r == cuda::kSuccess)
-    r = d->cuEventCreate(&start, 0);
-  if (r == cuda::kSuccess)
-    r = d->cuEventCreate(&stop, 0);
-  if (r == cuda::kSuccess)
-    r = d->cuMemcpyDtoDAsync(dst, src, bytes, stream); // warm-up
-  if (r == cuda::kSuccess)
-    r = d->cuEventRecord(start, stream);
-  for (int i = 0; i < repeat && r == cuda::kSuccess; ++i)
-    r = d->cuMemcpyDtoDAsync(dst, src, bytes, stream);
-  if (r == cuda::kSuccess)
-    r = d->cuEventRecord(stop, stream);
-  if (r == cuda::kSuccess)
-    r = d->cuEventSynchronize(stop);
-  float ms = 0;
-  if (r == cuda::kSuccess)
-    r = d->cuEventElapsedTime(&ms, start, stop);
-  millis = ms / repeat;
-  if (start)
-    d->cuEventDestroy(start);
-  if (stop)
-    d->cuEventDestroy(stop);
-  if (stream)
-    d->cuStreamDestroy(stream);
-  if (src)
-    d->cuMemFree(src);
-  if (dst)
-    d->cuMemFree(dst);
-  if (r != cuda::kSuccess) {
-    error = d->describe("the device-to-device copy", r);
-    return false;
-  }
-  return true;
+  return gpuruntime::timeDeviceCopy(bytes, repeat, millis, error);
 }
 
 } // namespace mxq

@@ -236,4 +236,54 @@ std::vector<std::pair<const char *, void *>> symbols() {
   };
 }
 
+bool timeDeviceCopy(size_t bytes, int repeat, double &millis,
+                    std::string &error) {
+  Driver *d = driver(error);
+  if (!d)
+    return false;
+  CUdeviceptr src = 0, dst = 0;
+  CUstream stream = nullptr;
+  CUevent start = nullptr, stop = nullptr;
+  CUresult r = d->cuMemAlloc(&src, bytes);
+  if (r == kSuccess)
+    r = d->cuMemAlloc(&dst, bytes);
+  if (r == kSuccess)
+    r = d->cuMemsetD8(src, 0x3C, bytes);
+  if (r == kSuccess)
+    r = d->cuStreamCreate(&stream, 1);
+  if (r == kSuccess)
+    r = d->cuEventCreate(&start, 0);
+  if (r == kSuccess)
+    r = d->cuEventCreate(&stop, 0);
+  if (r == kSuccess)
+    r = d->cuMemcpyDtoDAsync(dst, src, bytes, stream); // warm-up
+  if (r == kSuccess)
+    r = d->cuEventRecord(start, stream);
+  for (int i = 0; i < repeat && r == kSuccess; ++i)
+    r = d->cuMemcpyDtoDAsync(dst, src, bytes, stream);
+  if (r == kSuccess)
+    r = d->cuEventRecord(stop, stream);
+  if (r == kSuccess)
+    r = d->cuEventSynchronize(stop);
+  float ms = 0;
+  if (r == kSuccess)
+    r = d->cuEventElapsedTime(&ms, start, stop);
+  millis = ms / repeat;
+  if (start)
+    d->cuEventDestroy(start);
+  if (stop)
+    d->cuEventDestroy(stop);
+  if (stream)
+    d->cuStreamDestroy(stream);
+  if (src)
+    d->cuMemFree(src);
+  if (dst)
+    d->cuMemFree(dst);
+  if (r != kSuccess) {
+    error = d->describe("the device-to-device copy", r);
+    return false;
+  }
+  return true;
+}
+
 } // namespace mxq::gpuruntime

@@ -25,37 +25,7 @@ public:
 
   bool run(const std::vector<mxq::RawTensor> &inputs,
            std::vector<mxq::RawTensor> &results, std::string &error) override {
-    auto types = func.getArgumentTypes();
-    if (types.size() != inputs.size()) {
-      error = "@" + func.getSymName().str() + " takes " +
-              std::to_string(types.size()) + " arguments, but " +
-              std::to_string(inputs.size()) + " were given";
-      return false;
-    }
-    std::vector<mxq::Buffer> args(inputs.size());
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      auto type = dyn_cast<RankedTensorType>(types[i]);
-      if (!type) {
-        error = "input " + std::to_string(i) + ": argument type is not a "
-                "ranked tensor";
-        return false;
-      }
-      const mxq::RawTensor &t = inputs[i];
-      mxq::npy::Array a = mxq::rawToNpy(t.elementType, t.shape, t.data);
-      if (!mxq::bufferFromNpy(a, type, i, args[i], error,
-                              t.shape.empty() ? -1 : t.shape.back()))
-        return false;
-    }
-    std::vector<mxq::Buffer> out;
-    if (!mxq::interpret(func, args, out, error))
-      return false;
-    results.clear();
-    for (const mxq::Buffer &b : out) {
-      mxq::npy::Array a = mxq::bufferToNpy(b);
-      results.push_back({b.shape, b.elementType,
-                         mxq::rawFromNpy(a, b.elementType, b.shape)});
-    }
-    return true;
+    return mxq::interpret(func, inputs, results, error);
   }
 
   bool time(const std::vector<mxq::RawTensor> &inputs, int repeat,

@@ -11,6 +11,7 @@
 #ifndef MXQ_RUNTIME_GPURUNTIME_H
 #define MXQ_RUNTIME_GPURUNTIME_H
 
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,6 +29,12 @@ std::string takeError();
 void setTiming(bool on);
 /// Milliseconds of kernel time summed since the last call; clears the sum.
 double takeKernelMillis();
+
+/// The milliseconds of one device-to-device copy of `bytes` bytes, averaged
+/// over `repeat` copies timed by events after a warm-up copy: the bandwidth
+/// baseline of every GPU benchmark (mxq-gpu-bench, mxq-gpu-launch).
+bool timeDeviceCopy(size_t bytes, int repeat, double &millis,
+                    std::string &error);
 
 } // namespace mxq::gpuruntime
 

@@ -1,0 +1,229 @@
+//===- DualQuantize.cpp - mxq.dual_quantize to loops ----------------------===//
+//
+// Row- and column-wise from one read of each 32 x 32 tile (byte-sized
+// codes), or two quantizes and a transpose (what a GPU thread can hold).
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+
+namespace mxq::loops {
+namespace {
+
+/// dual_quantize with byte-sized codes, reading the input once: each 32 x 32
+/// tile is one 2-D vector; its rows are the row-wise blocks, its columns the
+/// column-wise blocks (reduced across the other dimension, so no transpose of
+/// the input is needed); only the column-wise code tile is transposed, as
+/// bytes, to land in the [K, M] codes.
+struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
+  DualQuantizeTiled(MLIRContext *ctx,
+                    std::shared_ptr<const num::NativeConverts> native)
+      : NumericsPattern(ctx, std::move(native), /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(dialect::DualQuantizeOp op,
+                                PatternRewriter &rw) const override {
+    Type codeElt = op.getCodes0().getType().getElementType();
+    if (codeElt.getIntOrFloatBitWidth() != 8)
+      return rw.notifyMatchFailure(op, "sub-byte codes use the two-pass form");
+    constexpr int64_t T = 32; // the MX block, and the tile edge
+    Location loc = op.getLoc();
+    Value input = op.getInput();
+    auto inType = op.getInput().getType();
+    int64_t rank = inType.getRank();
+    Type scaleElt = op.getScales0().getType().getElementType();
+    ::mxq::ElementFormat format = *dialect::getElementFormat(codeElt);
+    auto algorithm = dialect::toSupport(op.getScaleAlgorithm());
+    auto inf = dialect::toSupport(op.getInfPolicy());
+    auto rounding = dialect::toSupport(op.getRounding());
+    auto nanElement = dialect::toSupport(op.getNanElement());
+
+    ReifiedRankedShapedTypeDims dims;
+    if (failed(resultSizes(op, rw, dims)))
+      return failure();
+    Value pad = toSmallFloat(
+        rw, loc, num::i32Const(rw, loc, rw.getI32Type(), ::mxq::kScalePad),
+        scaleElt);
+    auto filled = [&](ArrayRef<OpFoldResult> sizes) {
+      Value e = tensor::EmptyOp::create(rw, loc, sizes, scaleElt);
+      return linalg::FillOp::create(rw, loc, ValueRange{pad}, ValueRange{e})
+          .getResult(0);
+    };
+    Value codes0 = tensor::EmptyOp::create(rw, loc, dims[0], codeElt);
+    Value scales0 = filled(dims[1]);
+    Value codes1 = tensor::EmptyOp::create(rw, loc, dims[2], codeElt);
+    Value scales1 = filled(dims[3]);
+
+    SmallVector<Value> lbs, ubs, steps;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value size = tensor::DimOp::create(rw, loc, input, d);
+      if (d >= rank - 2)
+        size = arith::CeilDivUIOp::create(rw, loc, size, indexConst(rw, loc, T));
+      lbs.push_back(indexConst(rw, loc, 0));
+      ubs.push_back(size);
+      steps.push_back(indexConst(rw, loc, 1));
+    }
+    Value m = tensor::DimOp::create(rw, loc, input, rank - 2);
+    Value k = tensor::DimOp::create(rw, loc, input, rank - 1);
+    Value rowBlocks = ubs[rank - 1], colBlocks = ubs[rank - 2];
+    VectorType tileIn = VectorType::get({T, T}, inType.getElementType());
+
+    scf::LoopNest nest = scf::buildLoopNest(
+        rw, loc, lbs, ubs, steps, ValueRange{codes0, scales0, codes1, scales1},
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange iters) -> scf::ValueVector {
+          Value ti = ivs[rank - 2], tj = ivs[rank - 1];
+          Value i0 = arith::MulIOp::create(b, l, ti, indexConst(b, l, T));
+          Value j0 = arith::MulIOp::create(b, l, tj, indexConst(b, l, T));
+          SmallVector<Value> at(ivs.begin(), ivs.end());
+          at[rank - 2] = i0;
+          at[rank - 1] = j0;
+          Value rows = blockCount(b, l, m, i0, T);
+          Value cols = blockCount(b, l, k, j0, T);
+          // A whole tile is read and written unmasked; a ragged one masked.
+          auto emit = [&](OpBuilder &b, Location l,
+                          bool inBounds) -> SmallVector<Value> {
+          Value zero = arith::ConstantOp::create(
+              b, l, b.getFloatAttr(inType.getElementType(), 0.0));
+          AffineMap minor2 =
+              AffineMap::getMinorIdentityMap(rank, 2, b.getContext());
+          Value tile = vector::TransferReadOp::create(
+              b, l, tileIn, input, at, zero, minor2,
+              ArrayRef<bool>{inBounds, inBounds});
+          Value x = toF32(b, l, tile);
+
+          // One orientation: amax over `dim`, scales, codes (the |x| bits
+          // of both orientations are one computation after CSE).
+          auto quantize = [&](int64_t dim, Value &s) {
+            Value amax = num::blockAmax(b, l, x, {dim == 0, dim == 1});
+            s = num::scaleByte(b, l, amax, algorithm, inf, format, native());
+            Value r = vector::BroadcastOp::create(
+                b, l, x.getType(), num::scaleMultiplier(b, l, s));
+            if (dim == 1) // row scales: r[i][j] = scale of row i
+              r = vector::TransposeOp::create(b, l, r, ArrayRef<int64_t>{1, 0});
+            Value y = arith::MulFOp::create(b, l, x, r);
+            return num::encodeElement(b, l, y, format, rounding, nanElement, native());
+          };
+          // The scales of `count` lines starting at `first`, at their
+          // swizzled offsets: static lanes (no dynamic vector indexing, which
+          // a GPU spills); in a ragged tile lanes past the end rewrite the
+          // last line's byte (see storeLanes).
+          auto storeScales = [&](Value scales, Value s, Value first,
+                                 Value count, int64_t rowDim, int64_t axis,
+                                 Value blk, Value numBlocks) {
+            storeLanes(
+                b, l, T, count, inBounds,
+                [&](int64_t lane) {
+                  return vector::ExtractOp::create(b, l, s, lane).getResult();
+                },
+                [&](Value offset, Value byte) {
+                  SmallVector<Value> pos(at);
+                  pos[rowDim] = arith::AddIOp::create(b, l, first, offset);
+                  SmallVector<Value> idx =
+                      scaleIndex(b, l, pos, axis, blk, numBlocks,
+                                 dialect::ScaleLayout::swizzle_32_4_4);
+                  scales = tensor::InsertOp::create(
+                      b, l, toSmallFloat(b, l, byte, scaleElt), scales, idx);
+                });
+            return scales;
+          };
+
+          Value sRow, sCol;
+          Value rowCodes = toSmallFloat(b, l, quantize(1, sRow), codeElt);
+          Value colBytes = arith::TruncIOp::create(
+              b, l, VectorType::get({T, T}, b.getI8Type()), quantize(0, sCol));
+          Value colCodes = arith::BitcastOp::create(
+              b, l, VectorType::get({T, T}, codeElt),
+              vector::TransposeOp::create(b, l, colBytes,
+                                          ArrayRef<int64_t>{1, 0}));
+          Value c0 = vector::TransferWriteOp::create(
+                         b, l, rowCodes, iters[0], at, minor2,
+                         ArrayRef<bool>{inBounds, inBounds})
+                         .getResult();
+          SmallVector<Value> atT(at);
+          std::swap(atT[rank - 1], atT[rank - 2]);
+          Value c1 = vector::TransferWriteOp::create(
+                         b, l, colCodes, iters[2], atT, minor2,
+                         ArrayRef<bool>{inBounds, inBounds})
+                         .getResult();
+          Value s0 = storeScales(iters[1], sRow, i0, rows, rank - 2, rank - 1,
+                                 tj, rowBlocks);
+          Value s1 = storeScales(iters[3], sCol, j0, cols, rank - 1, rank - 2,
+                                 ti, colBlocks);
+          return {c0, s0, c1, s1};
+          };
+          Value whole = arith::AndIOp::create(
+              b, l,
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, rows,
+                                    indexConst(b, l, T)),
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, cols,
+                                    indexConst(b, l, T)));
+          auto ifOp = scf::IfOp::create(
+              b, l, whole,
+              [&](OpBuilder &tb, Location tl) {
+                scf::YieldOp::create(tb, tl, emit(tb, tl, true));
+              },
+              [&](OpBuilder &eb, Location el) {
+                scf::YieldOp::create(eb, el, emit(eb, el, false));
+              });
+          return scf::ValueVector(ifOp.getResults().begin(), ifOp.getResults().end());
+        });
+    markParallel(nest);
+    rw.replaceOp(op, nest.results);
+    return success();
+  }
+};
+
+/// dual_quantize = quantize along the last axis, and quantize along the
+/// second-last axis with its codes transposed (both swizzled).
+struct DualQuantizeLowering : NumericsPattern<dialect::DualQuantizeOp> {
+  using NumericsPattern::NumericsPattern;
+
+  LogicalResult matchAndRewrite(dialect::DualQuantizeOp op,
+                                PatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value input = op.getInput();
+    int64_t rank = op.getInput().getType().getRank();
+    auto codes1Type = op.getCodes1().getType();
+    SmallVector<int64_t> colShape(codes1Type.getShape());
+    std::swap(colShape[rank - 1], colShape[rank - 2]);
+    auto colCodesType =
+        RankedTensorType::get(colShape, codes1Type.getElementType());
+    auto makeQuantize = [&](int64_t axis, Type codesType, Type scalesType) {
+      return dialect::QuantizeOp::create(
+          rw, loc, codesType, scalesType, input, axis, 32,
+          op.getScaleAlgorithm(), op.getInfPolicy(), op.getRounding(),
+          op.getNanElement(), dialect::ScaleLayout::swizzle_32_4_4);
+    };
+    auto rows = makeQuantize(rank - 1, op.getCodes0().getType(),
+                             op.getScales0().getType());
+    auto cols =
+        makeQuantize(rank - 2, colCodesType, op.getScales1().getType());
+    ReifiedRankedShapedTypeDims dims;
+    if (failed(resultSizes(op, rw, dims)))
+      return failure();
+    Value init = tensor::EmptyOp::create(rw, loc, dims[2],
+                                         codes1Type.getElementType());
+    SmallVector<int64_t> perm;
+    for (int64_t d = 0; d < rank; ++d)
+      perm.push_back(d);
+    std::swap(perm[rank - 1], perm[rank - 2]);
+    Value transposed =
+        linalg::TransposeOp::create(rw, loc, cols.getCodes(), init, perm)
+            .getResult()[0];
+    transposed = tensor::CastOp::create(rw, loc, codes1Type, transposed);
+    rw.replaceOp(op, {rows.getCodes(), rows.getScales(), transposed,
+                      cols.getScales()});
+    return success();
+  }
+};
+
+} // namespace
+
+void populateDualQuantizeLowering(
+    RewritePatternSet &patterns,
+    std::shared_ptr<const num::NativeConverts> native, bool tiled) {
+  patterns.add<DualQuantizeLowering>(patterns.getContext(), native);
+  if (tiled)
+    patterns.add<DualQuantizeTiled>(patterns.getContext(), native);
+}
+
+} // namespace mxq::loops

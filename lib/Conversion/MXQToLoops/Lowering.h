@@ -1,0 +1,117 @@
+//===- Lowering.h - what every op family's lowering shares ------*- C++ -*-===//
+//
+// Internal to convert-mxq-to-loops: the helpers each op family's lowering
+// (Quantize.cpp, Dequantize.cpp, DualQuantize.cpp, TwoLevelQuantize.cpp,
+// FakeQuant.cpp) builds on, defined in Common.cpp, and one populate function
+// per family, which MXQToLoops.cpp puts together.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MXQ_LIB_CONVERSION_MXQTOLOOPS_LOWERING_H
+#define MXQ_LIB_CONVERSION_MXQTOLOOPS_LOWERING_H
+
+#include "mxq/Conversion/Passes.h"
+#include "mxq/Dialect/MXQ/MXQ.h"
+#include "mxq/Numerics/Numerics.h"
+#include "mxq/Support/ScaleLayout.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <memory>
+
+namespace mxq::loops {
+using namespace mlir;
+namespace num = ::mxq::numerics;
+namespace dialect = ::mlir::mxq;
+
+/// A lowering pattern that may use the target's native converts.
+template <typename Op>
+struct NumericsPattern : OpRewritePattern<Op> {
+  NumericsPattern(MLIRContext *ctx,
+                  std::shared_ptr<const num::NativeConverts> native,
+                  PatternBenefit benefit = 1)
+      : OpRewritePattern<Op>(ctx, benefit), nativeConverts(std::move(native)) {}
+  const num::NativeConverts *native() const { return nativeConverts.get(); }
+
+private:
+  std::shared_ptr<const num::NativeConverts> nativeConverts;
+};
+
+/// An index constant.
+Value indexConst(OpBuilder &b, Location loc, int64_t v);
+/// The result sizes of `op`, static wherever its result types are.
+LogicalResult resultSizes(Operation *op, OpBuilder &b,
+                          ReifiedRankedShapedTypeDims &dims);
+/// `elt` shaped like `like` (vector or scalar).
+Type shapedLike(Type like, Type elt);
+/// i32 code bits as values of the small float `elt`, and back.
+Value toSmallFloat(OpBuilder &b, Location loc, Value bits, Type elt);
+Value fromSmallFloat(OpBuilder &b, Location loc, Value v);
+/// f16/bf16 widened to f32 exactly; f32 rounded to `elt` (nearest even).
+Value toF32(OpBuilder &b, Location loc, Value v);
+Value fromF32(OpBuilder &b, Location loc, Value v, Type elt);
+/// The tensor index of the scale of block `blk` per layout.
+SmallVector<Value> scaleIndex(OpBuilder &b, Location loc, ValueRange ivs,
+                              int64_t axis, Value blk, Value numBlocks,
+                              dialect::ScaleLayout layout);
+/// Marks the loops of a block nest mxq.parallel.
+void markParallel(scf::LoopNest &nest);
+/// Loop bounds over the data of `source` with `axis` split into blocks.
+void blockLoopBounds(OpBuilder &b, Location loc, Value source, int64_t axis,
+                     int64_t block, SmallVector<Value> &lbs,
+                     SmallVector<Value> &ubs, SmallVector<Value> &steps);
+/// Blocks of at most this many lanes move lane by lane with static indices.
+constexpr int64_t kUnrolledLanes = 64;
+/// Stores / loads `lanes` values at static lane indices (see Common.cpp).
+void storeLanes(OpBuilder &b, Location loc, int64_t lanes, Value count,
+                bool inBounds, function_ref<Value(int64_t)> valueOf,
+                function_ref<void(Value, Value)> store);
+SmallVector<Value> loadLanes(OpBuilder &b, Location loc, int64_t lanes,
+                             Value count, bool inBounds, Value zero,
+                             function_ref<Value(Value)> load);
+/// Writes / reads the codes (i32 vector) of one block along `axis`.
+Value writeCodes(OpBuilder &b, Location loc, Value codes, Value dest,
+                 ArrayRef<Value> at, int64_t axis, Value count,
+                 bool inBounds = false);
+Value readCodes(OpBuilder &b, Location loc, Value source, ArrayRef<Value> at,
+                int64_t axis, int64_t block, Value count,
+                bool inBounds = false);
+/// `body` twice under "the block is whole": unmasked, then masked.
+SmallVector<Value>
+splitOnWholeBlock(OpBuilder &b, Location loc, Value size, Value k0,
+                  int64_t block,
+                  function_ref<SmallVector<Value>(OpBuilder &, Location, bool)>
+                      body);
+/// Elements of the block that starts at `k0` on an axis of `size`.
+Value blockCount(OpBuilder &b, Location loc, Value size, Value k0,
+                 int64_t block);
+/// Reads / writes `lanes` elements along `axis` (16-bit floats as i16).
+Value readAlongAxis(OpBuilder &b, Location l, Value source,
+                    ArrayRef<Value> at, int64_t axis, int64_t lanes,
+                    Value count, bool inBounds);
+Value writeAlongAxis(OpBuilder &b, Location l, Value v, Value dest,
+                     ArrayRef<Value> at, int64_t axis, Value count,
+                     bool inBounds);
+
+/// The patterns of each op family.
+void populateQuantizeLowering(RewritePatternSet &patterns,
+                              std::shared_ptr<const num::NativeConverts> native);
+void populateDequantizeLowering(RewritePatternSet &patterns);
+void populateDualQuantizeLowering(
+    RewritePatternSet &patterns,
+    std::shared_ptr<const num::NativeConverts> native, bool tiled);
+void populateTwoLevelQuantizeLowering(
+    RewritePatternSet &patterns,
+    std::shared_ptr<const num::NativeConverts> native);
+void populateFakeQuantLowering(RewritePatternSet &patterns,
+                               std::shared_ptr<const num::NativeConverts> native);
+
+} // namespace mxq::loops
+
+#endif // MXQ_LIB_CONVERSION_MXQTOLOOPS_LOWERING_H

@@ -1,0 +1,201 @@
+//===- Quantize.cpp - mxq.quantize to loops -------------------------------===//
+//
+// One vector per block (four blocks at once along the last axis), its scale
+// and codes from the numerics library, scales stored into their layout.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+
+namespace mxq::loops {
+namespace {
+
+struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
+  using NumericsPattern::NumericsPattern;
+
+  /// Blocks handled per iteration when the blocks are contiguous (along the
+  /// last axis): their scales are computed as one vector.
+  static constexpr int64_t kGroup = 4;
+
+  LogicalResult matchAndRewrite(dialect::QuantizeOp op,
+                                PatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value input = op.getInput();
+    auto inType = cast<RankedTensorType>(input.getType());
+    int64_t rank = inType.getRank(), axis = op.getAxis();
+    int64_t block = op.getBlockSize();
+    Type codeElt = op.getCodes().getType().getElementType();
+    Type scaleElt = op.getScales().getType().getElementType();
+    ::mxq::ElementFormat format = *dialect::getElementFormat(codeElt);
+    auto algorithm = dialect::toSupport(op.getScaleAlgorithm());
+    auto inf = dialect::toSupport(op.getInfPolicy());
+    auto rounding = dialect::toSupport(op.getRounding());
+    auto nanElement = dialect::toSupport(op.getNanElement());
+    auto layout = op.getScaleLayout();
+
+    ReifiedRankedShapedTypeDims dims;
+    if (failed(resultSizes(op, rw, dims)))
+      return failure();
+    Value codes = tensor::EmptyOp::create(rw, loc, dims[0], codeElt);
+    Value scales = tensor::EmptyOp::create(rw, loc, dims[1], scaleElt);
+    Value pad = toSmallFloat(
+        rw, loc, num::i32Const(rw, loc, rw.getI32Type(), ::mxq::kScalePad),
+        scaleElt);
+    scales = linalg::FillOp::create(rw, loc, ValueRange{pad}, ValueRange{scales})
+                 .getResult(0);
+
+    SmallVector<Value> lbs, ubs, steps;
+    blockLoopBounds(rw, loc, input, axis, block, lbs, ubs, steps);
+    Value size = tensor::DimOp::create(rw, loc, input, axis);
+    Value numBlocks = ubs[axis];
+    AffineMap map = AffineMap::get(rank, 0, rw.getAffineDimExpr(axis));
+
+    // The codes and scale bytes (i32) of `group` consecutive blocks read as
+    // one vector<group x block> at `at`.
+    auto compute = [&](OpBuilder &b, Location l, ArrayRef<Value> at,
+                       int64_t group, bool inBounds, Value &scaleBytes) -> Value {
+      // A block across rows reads lane by lane (see readAlongAxis).
+      Value count;
+      if (axis != rank - 1 && !inBounds)
+        count = blockCount(b, l, size, at[axis], block);
+      Value v = readAlongAxis(b, l, input, at, axis, group * block, count,
+                              inBounds);
+      Value x = toF32(b, l, v);
+      if (group == 1) {
+        Value amax = num::blockAmax(b, l, x);
+        Value sByte = num::scaleByte(b, l, amax, algorithm, inf, format, native());
+        scaleBytes = vector::BroadcastOp::create(
+            b, l, VectorType::get({1}, b.getI32Type()), sByte);
+        Value r = vector::BroadcastOp::create(b, l, x.getType(),
+                                              num::scaleMultiplier(b, l, sByte));
+        return num::encodeElement(b, l, arith::MulFOp::create(b, l, x, r),
+                                  format, rounding, nanElement, native());
+      }
+      VectorType tile = VectorType::get({group, block}, b.getF32Type());
+      x = vector::ShapeCastOp::create(b, l, tile, x);
+      // One amax per row of the tile (the tail reads as 0).
+      Value amax = num::blockAmax(b, l, x, {false, true});
+      scaleBytes = num::scaleByte(b, l, amax, algorithm, inf, format, native());
+      Value r = num::scaleMultiplier(b, l, scaleBytes);
+      // r[g] along each row of the tile.
+      Value rows = vector::BroadcastOp::create(
+          b, l, tile, num::f32Const(b, l, b.getF32Type(), 0.0f));
+      for (int64_t g = 0; g < group; ++g) {
+        Value rg = vector::ExtractOp::create(b, l, r, g);
+        rows = vector::InsertOp::create(
+            b, l,
+            vector::BroadcastOp::create(
+                b, l, VectorType::get({block}, b.getF32Type()), rg),
+            rows, g);
+      }
+      Value code = num::encodeElement(b, l, arith::MulFOp::create(b, l, x, rows),
+                                      format, rounding, nanElement, native());
+      return vector::ShapeCastOp::create(
+                 b, l, VectorType::get({group * block}, b.getI32Type()), code)
+          .getResult();
+    };
+
+    // One block (any axis, any layout), masked when it is the ragged tail.
+    auto oneBlock = [&](OpBuilder &b, Location l, ValueRange ivs, Value blk,
+                        Value codesT, Value scalesT) -> SmallVector<Value> {
+      Value k0 = arith::MulIOp::create(b, l, blk, indexConst(b, l, block));
+      SmallVector<Value> at(ivs.begin(), ivs.end());
+      at[axis] = k0;
+      auto emit = [&](OpBuilder &b, Location l,
+                      bool inBounds) -> SmallVector<Value> {
+        Value s;
+        Value code = compute(b, l, at, 1, inBounds, s);
+        Value count = blockCount(b, l, size, k0, block);
+        Value newCodes =
+            writeCodes(b, l, code, codesT, at, axis, count, inBounds);
+        SmallVector<Value> pos(ivs.begin(), ivs.end());
+        SmallVector<Value> sIdx =
+            scaleIndex(b, l, pos, axis, blk, numBlocks, layout);
+        Value byte = vector::ExtractOp::create(b, l, s, 0);
+        Value newScales = tensor::InsertOp::create(
+            b, l, toSmallFloat(b, l, byte, scaleElt), scalesT, sIdx);
+        return {newCodes, newScales};
+      };
+      return splitOnWholeBlock(b, l, size, k0, block, emit);
+    };
+
+    bool grouped = axis == rank - 1 && codeElt.getIntOrFloatBitWidth() == 8;
+    if (grouped)
+      ubs[axis] = arith::CeilDivUIOp::create(rw, loc, numBlocks,
+                                             indexConst(rw, loc, kGroup));
+    scf::LoopNest nest = scf::buildLoopNest(
+        rw, loc, lbs, ubs, steps, ValueRange{codes, scales},
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange iters) -> scf::ValueVector {
+          if (!grouped)
+            return oneBlock(b, l, ivs, ivs[axis], iters[0], iters[1]);
+          // kGroup whole blocks at once; otherwise (the end of the line)
+          // block by block.
+          Value b0 = arith::MulIOp::create(b, l, ivs[axis],
+                                           indexConst(b, l, kGroup));
+          Value k0 = arith::MulIOp::create(b, l, b0, indexConst(b, l, block));
+          Value end = arith::AddIOp::create(
+              b, l, k0, indexConst(b, l, kGroup * block));
+          Value whole = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule,
+                                              end, size);
+          auto ifOp = scf::IfOp::create(
+              b, l, whole,
+              [&](OpBuilder &tb, Location tl) {
+                SmallVector<Value> at(ivs.begin(), ivs.end());
+                at[axis] = k0;
+                Value s;
+                Value code = compute(tb, tl, at, kGroup, true, s);
+                Value newCodes = writeCodes(tb, tl, code, iters[0], at, axis,
+                                            Value(), true);
+                Value newScales = iters[1];
+                if (layout == dialect::ScaleLayout::linear) {
+                  SmallVector<Value> sAt(ivs.begin(), ivs.end());
+                  sAt[axis] = b0;
+                  newScales = vector::TransferWriteOp::create(
+                                  tb, tl, toSmallFloat(tb, tl, s, scaleElt),
+                                  newScales, sAt, map, ArrayRef<bool>{true})
+                                  .getResult();
+                } else {
+                  for (int64_t g = 0; g < kGroup; ++g) {
+                    Value blk = arith::AddIOp::create(tb, tl, b0,
+                                                      indexConst(tb, tl, g));
+                    SmallVector<Value> sIdx =
+                        scaleIndex(tb, tl, ivs, axis, blk, numBlocks, layout);
+                    Value byte = vector::ExtractOp::create(tb, tl, s, g);
+                    newScales = tensor::InsertOp::create(
+                        tb, tl, toSmallFloat(tb, tl, byte, scaleElt),
+                        newScales, sIdx);
+                  }
+                }
+                scf::YieldOp::create(tb, tl, ValueRange{newCodes, newScales});
+              },
+              [&](OpBuilder &eb, Location el) {
+                Value left = arith::SubIOp::create(eb, el, numBlocks, b0);
+                Value count = arith::MinUIOp::create(
+                    eb, el, left, indexConst(eb, el, kGroup));
+                auto loop = scf::ForOp::create(
+                    eb, el, indexConst(eb, el, 0), count,
+                    indexConst(eb, el, 1), ValueRange{iters[0], iters[1]},
+                    [&](OpBuilder &lb, Location ll, Value g, ValueRange it) {
+                      Value blk = arith::AddIOp::create(lb, ll, b0, g);
+                      scf::YieldOp::create(
+                          lb, ll, oneBlock(lb, ll, ivs, blk, it[0], it[1]));
+                    });
+                scf::YieldOp::create(eb, el, loop.getResults());
+              });
+          return SmallVector<Value>(ifOp.getResults());
+        });
+    markParallel(nest);
+    rw.replaceOp(op, nest.results);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateQuantizeLowering(
+    RewritePatternSet &patterns,
+    std::shared_ptr<const num::NativeConverts> native) {
+  patterns.add<QuantizeLowering>(patterns.getContext(), std::move(native));
+}
+
+} // namespace mxq::loops
