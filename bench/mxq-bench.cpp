@@ -31,12 +31,13 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::opt<int64_t> size("size", cl::desc("rows and columns"),
+static cl::OptionCategory category("mxq-bench options");
+static cl::opt<int64_t> size("size", cl::cat(category), cl::desc("rows and columns"),
                              cl::init(8192));
 static cl::list<int64_t> tileSizes(
-    "tile-sizes", cl::CommaSeparated,
+    "tile-sizes", cl::cat(category), cl::CommaSeparated,
     cl::desc("tile with mxq-tile first (iteration-domain units)"));
-static cl::opt<int> repeat("repeat", cl::desc("runs; the best is reported"),
+static cl::opt<int> repeat("repeat", cl::cat(category), cl::desc("runs; the best is reported"),
                            cl::init(5));
 
 namespace {
@@ -86,6 +87,7 @@ std::string moduleText(const Case &c) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "mxq CPU benchmark\n");
   // Keep freed buffers in the heap so that every run (kernel and copy alike)
   // writes warm pages instead of timing the kernel's page faults.

@@ -30,12 +30,13 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::opt<int64_t> size("size", cl::desc("rows and columns (a multiple "
+static cl::OptionCategory category("mxq-gpu-bench options");
+static cl::opt<int64_t> size("size", cl::cat(category), cl::desc("rows and columns (a multiple "
                                               "of 128)"),
                              cl::init(8192));
-static cl::opt<int> repeat("repeat", cl::desc("timed calls per kernel"),
+static cl::opt<int> repeat("repeat", cl::cat(category), cl::desc("timed calls per kernel"),
                            cl::init(20));
-static cl::opt<std::string> chip("chip",
+static cl::opt<std::string> chip("chip", cl::cat(category),
                                  cl::desc("target chip (default: the GPU's)"));
 
 namespace {
@@ -88,6 +89,7 @@ std::vector<Case> cases(int64_t n) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "mxq GPU benchmark\n");
   if (size <= 0 || size % 128 != 0) {
     llvm::errs() << "mxq-gpu-bench: error: --size must be a positive "

@@ -5,6 +5,8 @@
 #include "mxq/Support/ElementTypes.h"
 #include "mxq/Support/ScaleLayout.h"
 
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/raw_ostream.h"
@@ -394,6 +396,76 @@ private:
   }
 };
 } // namespace
+
+bool checkInputs(func::FuncOp func, const std::vector<RawTensor> &inputs,
+                 std::string &error) {
+  auto types = func.getArgumentTypes();
+  if (types.size() != inputs.size()) {
+    error = "@" + func.getSymName().str() + " takes " +
+            std::to_string(types.size()) + " arguments, but " +
+            std::to_string(inputs.size()) + " were given";
+    return false;
+  }
+  if (func.isExternal())
+    return true;
+  MLIRContext *ctx = func.getContext();
+  OwningOpRef<func::FuncOp> copy = cast<func::FuncOp>(func->clone());
+  SmallVector<Type> specialised;
+  for (auto [i, t] : llvm::enumerate(types)) {
+    auto ranked = dyn_cast<RankedTensorType>(t);
+    if (!ranked || ranked.getRank() != int64_t(inputs[i].shape.size())) {
+      error = "input " + std::to_string(i) + " does not fit " + str(t);
+      return false;
+    }
+    specialised.push_back(RankedTensorType::get(
+        inputs[i].shape, ranked.getElementType(), ranked.getEncoding()));
+  }
+  // A result typed like one of its op's operands (fake_quant's) follows
+  // that operand's new type; the others keep theirs (verifiers accept a
+  // dynamic result of a static input).
+  llvm::DenseMap<Operation *, SmallVector<int>> follows;
+  copy->walk([&](Operation *op) {
+    SmallVector<int> same;
+    for (Value r : op->getResults()) {
+      int found = -1;
+      for (auto [k, o] : llvm::enumerate(op->getOperands()))
+        if (o.getType() == r.getType() && found < 0)
+          found = int(k);
+      same.push_back(found);
+    }
+    follows[op] = same;
+  });
+  for (auto [arg, t] :
+       llvm::zip(copy->getBody().front().getArguments(), specialised))
+    arg.setType(t);
+  copy->walk([&](Operation *op) {
+    for (auto [r, k] : llvm::zip(op->getResults(), follows[op]))
+      if (k >= 0)
+        r.setType(op->getOperand(k).getType());
+  });
+  copy->setType(FunctionType::get(ctx, specialised, copy->getResultTypes()));
+  std::string message;
+  ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {
+    if (message.empty() && d.getSeverity() == DiagnosticSeverity::Error)
+      message = d.str();
+    return success();
+  });
+  WalkResult walk = copy->walk([&](Operation *op) {
+    if (!isa<dialect::MXQDialect>(op->getDialect()))
+      return WalkResult::advance();
+    if (failed(mlir::verify(op, /*verifyRecursively=*/false)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (!walk.wasInterrupted())
+    return true;
+  std::string shapes;
+  for (const RawTensor &t : inputs)
+    shapes += (shapes.empty() ? "" : ", ") + shapeStr(t.shape);
+  error = "inputs of shapes " + shapes + " do not fit @" +
+          func.getSymName().str() + ": " + message;
+  return false;
+}
 
 bool interpret(func::FuncOp func, const std::vector<RawTensor> &args,
                std::vector<RawTensor> &results, std::string &error) {

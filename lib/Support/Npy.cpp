@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -14,10 +15,15 @@ unsigned itemSize(const std::string &descr) {
   char kind = descr[1];
   if (kind != 'f' && kind != 'u' && kind != 'i' && kind != 'b')
     return 0;
-  for (size_t i = 2; i < descr.size(); ++i)
+  if (descr.size() > 4) // no dtype has more than two digits of bytes
+    return 0;
+  unsigned size = 0;
+  for (size_t i = 2; i < descr.size(); ++i) {
     if (!std::isdigit(static_cast<unsigned char>(descr[i])))
       return 0;
-  return static_cast<unsigned>(std::stoul(descr.substr(2)));
+    size = size * 10 + unsigned(descr[i] - '0');
+  }
+  return size;
 }
 
 /// Finds `'key': value` in the header dict and returns the raw value text.
@@ -52,6 +58,20 @@ static bool findKey(const std::string &header, const std::string &key,
 }
 
 bool read(const std::string &path, Array &array, std::string &error) {
+  // Only regular files: a directory or a device (/dev/zero, a pipe) would
+  // fail to read or never end.
+  std::error_code ec;
+  auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) {
+    error = "cannot open '" + path + "'";
+    return false;
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    error = "'" + path + "' is not a regular file" +
+            (std::filesystem::is_directory(status) ? " (it is a directory)"
+                                                   : "");
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot open '" + path + "'";
@@ -105,24 +125,32 @@ bool read(const std::string &path, Array &array, std::string &error) {
     if (b == std::string::npos)
       continue;
     item = item.substr(b, item.find_last_not_of(' ') - b + 1);
-    for (char c : item)
+    int64_t dim = 0;
+    for (char c : item) {
       if (!std::isdigit(static_cast<unsigned char>(c)))
         return fail("the shape '" + shape + "' is malformed");
-    array.shape.push_back(std::stoll(item));
+      if (__builtin_mul_overflow(dim, int64_t(10), &dim) ||
+          __builtin_add_overflow(dim, int64_t(c - '0'), &dim))
+        return fail("a dimension of the shape '" + shape +
+                    "' does not fit in 64 bits");
+    }
+    array.shape.push_back(dim);
   }
   unsigned size = itemSize(array.descr);
   if (size == 0)
     return fail("the dtype '" + array.descr + "' is not supported");
   if (size > 1 && array.descr[0] == '>')
     return fail("it is big-endian; write it little-endian");
-  size_t count = 1;
+  size_t count = size;
   for (int64_t d : array.shape)
-    count *= static_cast<size_t>(d);
+    if (__builtin_mul_overflow(count, static_cast<size_t>(d), &count))
+      return fail("its shape " + shape +
+                  " needs more bytes than a 64-bit size can count");
   size_t dataStart = headerStart + headerLen;
-  if (content.size() - dataStart != count * size)
+  if (content.size() - dataStart != count)
     return fail("it holds " + std::to_string(content.size() - dataStart) +
                 " data bytes, but its shape and dtype need " +
-                std::to_string(count * size));
+                std::to_string(count));
   array.data.assign(content.begin() + dataStart, content.end());
   return true;
 }

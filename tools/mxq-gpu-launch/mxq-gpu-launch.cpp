@@ -79,7 +79,26 @@ static bool callEntry(void *fn, void *results,
   }
 }
 
+static const char *kHelp =
+    "mxq-gpu-launch: run a function compiled ahead of time by\n"
+    "  mxq-run --target=nvvm --chip C --emit-library LIB.so\n"
+    "on the first NVIDIA GPU (needs only its driver).\n\n"
+    "usage: mxq-gpu-launch LIB.so --input A.npy [--input B.npy ...]\n"
+    "                      --output-dir DIR [--repeat N [--copy-baseline]]\n\n"
+    "  --input FILE      an argument, as a .npy file (in argument order)\n"
+    "  --output-dir DIR  where result<i>.npy go\n"
+    "  --repeat N        also time N calls (kernel time from CUDA events,\n"
+    "                    wall time per call)\n"
+    "  --copy-baseline   with --repeat: also time a device-to-device copy\n"
+    "                    of the first input\n"
+    "  --help            this text\n";
+
 int main(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      std::fputs(kHelp, stdout);
+      return 0;
+    }
   std::string library, outputDir;
   std::vector<std::string> inputs;
   int repeat = 0;

@@ -244,6 +244,10 @@ int main(int argc, char **argv) {
       return error(err + " ('" + inputs[i] + "')");
   }
 
+  // One check of the inputs against each other, whatever the target.
+  if (!::mxq::checkInputs(func, raw, err))
+    return error(err);
+
   std::vector<::mxq::RawTensor> results;
   auto exe = target->compile(*module, entry, options, err);
   if (!exe || !exe->run(raw, results, err))

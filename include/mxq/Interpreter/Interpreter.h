@@ -39,6 +39,16 @@ bool tensorFromNpy(const npy::Array &array, mlir::RankedTensorType type,
 /// in the low nibble; FP4/FP6 codes masked to their width).
 npy::Array tensorToNpy(const RawTensor &tensor);
 
+/// Checks that tensors of the shapes of `inputs` are valid arguments of
+/// `func`: the function is specialised to those shapes and its mxq ops are
+/// verified, so inputs that contradict each other (scales that do not fit
+/// their codes, an odd last dimension where an even one is needed, channel
+/// parameters of the wrong length) are rejected with the verifier's
+/// sentence before any target runs. Every target's run goes through this
+/// one check (mxq-run calls it whatever --target is).
+bool checkInputs(mlir::func::FuncOp func, const std::vector<RawTensor> &inputs,
+                 std::string &error);
+
 /// Runs `func` on `args` through the reference, in the same in-memory form
 /// as every target's executable. On failure, returns false and sets `error`.
 bool interpret(mlir::func::FuncOp func, const std::vector<RawTensor> &args,

@@ -15,7 +15,11 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringRef.h"
+
+#include <functional>
 
 #include <memory>
 #include <string>
@@ -93,6 +97,51 @@ const Target *lookupTarget(llvm::StringRef name, std::string &error);
 std::vector<const Target *> registeredTargets();
 /// The names of every registered target, comma-separated.
 std::string targetNames();
+
+/// Registers a target's pipeline `arg` (an mxq-opt flag and a
+/// --pass-pipeline element) whose options are `Options`. Every error is a
+/// diagnostic naming the pipeline, never an abort: options that do not
+/// parse or are given without a value, nesting under anything but
+/// builtin.module, and whatever `build` rejects (it returns false and a
+/// sentence).
+template <typename Options>
+void registerTargetPipeline(
+    llvm::StringRef arg, llvm::StringRef description,
+    std::function<bool(mlir::OpPassManager &, const Options &, std::string &)>
+        build) {
+  std::string name = arg.str();
+  mlir::registerPassPipeline(
+      arg, description,
+      [name, build](mlir::OpPassManager &pm, llvm::StringRef optionsStr,
+                    llvm::function_ref<llvm::LogicalResult(const llvm::Twine &)>
+                        errorHandler) -> llvm::LogicalResult {
+        // An option written without a value ("tile-sizes=") would otherwise
+        // read as its default.
+        for (size_t at = optionsStr.find('='); at != llvm::StringRef::npos;
+             at = optionsStr.find('=', at + 1))
+          if (at + 1 == optionsStr.size() || optionsStr[at + 1] == ' ') {
+            size_t start = optionsStr.rfind(' ', at);
+            start = start == llvm::StringRef::npos ? 0 : start + 1;
+            return errorHandler(name + ": the option '" +
+                                optionsStr.slice(start, at) +
+                                "' is given no value");
+          }
+        Options options;
+        if (mlir::failed(options.parseFromString(optionsStr)))
+          return errorHandler(name + ": cannot parse the options '" +
+                              optionsStr + "'");
+        if (pm.getOpAnchorName() != mlir::ModuleOp::getOperationName())
+          return errorHandler(name + " runs on builtin.module, but it was "
+                              "nested under '" + pm.getOpAnchorName() + "'");
+        std::string error;
+        if (!build(pm, options, error))
+          return errorHandler(name + ": " + error);
+        return mlir::success();
+      },
+      [](llvm::function_ref<void(const mlir::detail::PassOptions &)> handler) {
+        handler(Options());
+      });
+}
 
 /// Registers every target this build has (the CMake list MXQ_TARGETS); safe
 /// to call more than once.

@@ -95,16 +95,24 @@ public:
   }
   void registerPasses() const override {
     mxq::cpu::registerMXQCPUPasses();
-    PassPipelineRegistration<CPUPipelineOptions>(
+    mxq::registerTargetPipeline<CPUPipelineOptions>(
         "mxq-cpu-pipeline",
         "Lower mxq ops to LLVM for the host CPU: mxq-tile, "
         "convert-mxq-to-loops, eliminate-empty-tensors, one-shot-bufferize, "
         "scf-forall-to-for, fold-memref-alias-ops, vector/memref/arith/math/"
         "func/cf/ub to LLVM, mxq-bf16-memory-as-i16 (see "
         "mxq::buildCPUPipeline)",
-        [](OpPassManager &pm, const CPUPipelineOptions &o) {
+        [](OpPassManager &pm, const CPUPipelineOptions &o,
+           std::string &error) {
           std::vector<int64_t> sizes(o.tileSizes.begin(), o.tileSizes.end());
+          for (int64_t t : sizes)
+            if (t < 0) {
+              error = "a tile size cannot be negative, but one is " +
+                      std::to_string(t);
+              return false;
+            }
           mxq::buildCPUPipeline(pm, sizes);
+          return true;
         });
   }
   bool checkOptions(const mxq::TargetOptions &options,

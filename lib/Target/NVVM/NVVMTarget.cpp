@@ -30,6 +30,7 @@
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
 
 using namespace mlir;
 
@@ -146,7 +147,7 @@ public:
   void registerPasses() const override {
     mxq::nvvm::registerMXQNVVMPasses();
     registerGPUPasses();
-    PassPipelineRegistration<GPUPipelineCLOptions>(
+    mxq::registerTargetPipeline<GPUPipelineCLOptions>(
         "mxq-gpu-pipeline",
         "Lower mxq ops to NVIDIA kernels and serialize them (PTX by "
         "default): mxq-check-nvgpu-target, convert-mxq-to-loops-nvvm, "
@@ -154,13 +155,28 @@ public:
         "gpu-map-parallel-loops, convert-parallel-loops-to-gpu, "
         "gpu-kernel-outlining, nvvm-attach-target, convert-gpu-to-nvvm, "
         "gpu-to-llvm, gpu-module-to-binary (see mxq::buildGPUPipeline)",
-        [](OpPassManager &pm, const GPUPipelineCLOptions &o) {
+        [](OpPassManager &pm, const GPUPipelineCLOptions &o,
+           std::string &error) {
           mxq::GPUPipelineOptions options;
           options.chip = o.chip;
           options.ptx = o.ptx;
           options.format = o.format;
           options.toolkit = o.toolkit;
+          if (options.format != "isa" && options.format != "bin" &&
+              options.format != "fatbin") {
+            error = "format is isa (PTX text), bin or fatbin, but it is '" +
+                    options.format + "'";
+            return false;
+          }
+          if (options.format != "isa" &&
+              !llvm::sys::fs::exists(options.toolkit + "/bin/ptxas")) {
+            error = "format " + options.format + " needs the CUDA toolkit, "
+                    "but '" + options.toolkit + "/bin/ptxas' does not exist "
+                    "(toolkit=...; format=isa needs none)";
+            return false;
+          }
           mxq::buildGPUPipeline(pm, options);
+          return true;
         });
   }
   bool canRun(std::string &why) const override {

@@ -27,3 +27,17 @@ with open(os.path.join(d, "f32_4x64.npy"), "rb") as f:
     good = f.read()
 with open(os.path.join(d, "truncated.npy"), "wb") as f:
     f.write(good[:-10])
+
+
+def header_only(path, shape):
+    """A .npy file whose header claims `shape` (f32) over 16 data bytes."""
+    h = ("{'descr': '<f4', 'fortran_order': False, 'shape': %s, }"
+         % shape).encode()
+    h += b" " * ((64 - (10 + len(h) + 1) % 64) % 64) + b"\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + len(h).to_bytes(2, "little") + h +
+                b"\0" * 16)
+
+
+header_only(os.path.join(d, "overflow.npy"), "(4294967296, 4294967296)")
+header_only(os.path.join(d, "huge_dim.npy"), "(99999999999999999999999, 4)")
