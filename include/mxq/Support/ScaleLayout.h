@@ -21,7 +21,8 @@ namespace mxq {
 /// ShapedType::kDynamic).
 constexpr int64_t kDynamicDim = std::numeric_limits<int64_t>::min();
 
-inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+/// ceil(a / b) for a >= 0, b > 0, without overflowing near INT64_MAX.
+inline int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
 /// "[4, ?, 2]": how diagnostics spell a shape (kDynamicDim is "?").
 inline std::string shapeToString(const std::vector<int64_t> &shape) {
@@ -84,10 +85,22 @@ inline bool scaleShape(const std::vector<int64_t> &shape, int64_t axis,
     int64_t rowDim = axis == rank - 1 ? rank - 2 : rank - 1;
     result.assign(shape.begin(), shape.end() - 2);
     int64_t rows = shape[rowDim], len = shape[axis];
-    if (rows == kDynamicDim || len == kDynamicDim)
+    if (rows == kDynamicDim || len == kDynamicDim) {
       result.push_back(kDynamicDim);
-    else
-      result.push_back(swizzleBytes(rows, ceilDiv(len, block)));
+      return true;
+    }
+    int64_t bytes;
+    if (__builtin_mul_overflow(kSwizzleTileBytes, ceilDiv(rows, kSwizzleTileRows),
+                               &bytes) ||
+        __builtin_mul_overflow(bytes, ceilDiv(ceilDiv(len, block),
+                                              kSwizzleTileCols),
+                               &bytes)) {
+      error = "the swizzled scales of a " + std::to_string(rows) + " x " +
+              std::to_string(len) + " grid would number more than a 64-bit "
+              "size can count";
+      return false;
+    }
+    result.push_back(bytes);
     return true;
   }
   }
