@@ -261,6 +261,7 @@ private:
     o.inf = dialect::toSupport(op.getInfPolicy());
     o.rounding = dialect::toSupport(op.getRounding());
     o.nanElement = dialect::toSupport(op.getNanElement());
+    o.underflow = dialect::toSupport(op.getUnderflow());
     return o;
   }
 
@@ -345,7 +346,8 @@ private:
           ref::TwoLevelQuantized r = ref::twoLevelQuantize(
               in.values, in.shape, sourceType(in.elementType), smooth,
               dialect::toSupport(t.getRounding()),
-              dialect::toSupport(t.getNanElement()));
+              dialect::toSupport(t.getNanElement()),
+              dialect::toSupport(t.getDivDenormals()));
           return bind(op, t.getY(), codes(r.codes, in.shape)) &&
                  bind(op, t.getLevel0Scales(), floats(r.level0, r.level0Shape)) &&
                  bind(op, t.getLevel1Scales(), codes(r.level1, r.level1Shape));

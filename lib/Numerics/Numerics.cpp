@@ -7,6 +7,7 @@
 #include "mxq/Numerics/Numerics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -169,6 +170,20 @@ Value scaleMultiplier(OpBuilder &b, Location loc, Value s) {
   return i.floatOf(bits);
 }
 
+Value blockMultiplier(OpBuilder &b, Location loc, Value amax, Value s,
+                      Underflow underflow, ElementFormat format) {
+  Value r = scaleMultiplier(b, loc, s);
+  if (underflow == Underflow::Keep)
+    return r;
+  I i{b, loc, amax.getType()};
+  Value e = i.andi(i.shr(i.bitsOf(amax), i.c(23)), i.c(0xFF));
+  Value flush = underflow == Underflow::FlushE0
+                    ? i.eq(e, i.c(0))
+                    : i.ule(e, i.c(formatInfo(format).emax));
+  return arith::SelectOp::create(b, loc, flush,
+                                 f32Const(b, loc, amax.getType(), 0.0f), r);
+}
+
 Value scaleValue(OpBuilder &b, Location loc, Value s) {
   I i{b, loc, s.getType()};
   Value bits = i.shl(s, i.c(23));
@@ -200,9 +215,9 @@ static Value encodeMagnitudeRNE(I &i, OpBuilder &b, Location loc, Value abs,
 /// ref: encodeElement's NaN rule: the format's NaN code, or what the policy
 /// says for a format without one.
 static int64_t nanCodeOf(const FormatInfo &info, NanElement nanElement) {
-  if (info.hasNaN)
-    return info.nanCode;
-  return nanElement == NanElement::Max ? info.maxCode : 0;
+  if (nanElement == NanElement::Zero)
+    return 0;
+  return info.hasNaN ? info.nanCode : info.maxCode;
 }
 
 Value encodeElement(OpBuilder &b, Location loc, Value x, ElementFormat format,
@@ -356,6 +371,17 @@ Value blockAmax(OpBuilder &b, Location loc, Value x,
       vector::CombiningKind::MAXUI);
   return arith::BitcastOp::create(
       b, loc, VectorType::get(kept, b.getF32Type()), m);
+}
+
+Value flushSubnormal(OpBuilder &b, Location loc, Value x) {
+  // |x| < 2^-126 (NaN compares false) becomes x * 0, zero of x's sign. Float
+  // compare and multiply keep a GPU kernel's register count down.
+  Value small = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::OLT, math::AbsFOp::create(b, loc, x),
+      f32Const(b, loc, x.getType(), 0x1p-126f));
+  Value zero = arith::MulFOp::create(b, loc, x,
+                                     f32Const(b, loc, x.getType(), 0.0f));
+  return arith::SelectOp::create(b, loc, small, zero, x);
 }
 
 Value canonicalizeNaN(OpBuilder &b, Location loc, Value x) {

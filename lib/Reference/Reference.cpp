@@ -148,9 +148,9 @@ uint8_t encodeElement(float v, ElementFormat format, Rounding rounding,
                       NanElement nanElement) {
   const FormatInfo &info = formatInfo(format);
   if (std::isnan(v)) {
-    if (info.hasNaN)
-      return info.nanCode;
-    return nanElement == NanElement::Max ? info.maxCode : 0;
+    if (nanElement == NanElement::Zero)
+      return 0;
+    return info.hasNaN ? info.nanCode : info.maxCode;
   }
   bool negative = std::signbit(v);
   uint8_t sign = negative ? info.signBit() : 0;
@@ -249,6 +249,16 @@ float scaleMultiplier(uint8_t s) {
   return std::ldexp(1.0f, 127 - int(s));
 }
 
+float blockMultiplier(float amax, uint8_t s, Underflow underflow,
+                      ElementFormat format) {
+  uint32_t e = (bitsOf(amax) >> 23) & 0xFF;
+  if ((underflow == Underflow::FlushE0 && e == 0) ||
+      (underflow == Underflow::FlushLeEmax &&
+       e <= uint32_t(formatInfo(format).emax)))
+    return 0.0f;
+  return scaleMultiplier(s);
+}
+
 float scaleValue(uint8_t s) {
   if (s == kScaleNaN)
     return std::numeric_limits<float>::quiet_NaN();
@@ -337,7 +347,8 @@ Quantized quantize(const std::vector<float> &x, const Shape &shape,
         uint8_t s =
             scaleByte(amax, options.algorithm, options.inf, options.format);
         q.scales[grid.scaleOffset(o, b, i)] = s;
-        float r = scaleMultiplier(s);
+        float r =
+            blockMultiplier(amax, s, options.underflow, options.format);
         for (int64_t k = begin; k < end; ++k) {
           int64_t idx = grid.index(o, k, i);
           q.codes[idx] = encodeElement(x[idx] * r, options.format,
@@ -409,7 +420,8 @@ DualQuantized dualQuantize(const std::vector<float> &x, const Shape &shape,
 TwoLevelQuantized twoLevelQuantize(const std::vector<float> &x,
                                    const Shape &shape, SourceType type,
                                    const std::vector<float> *smooth,
-                                   Rounding rounding, NanElement nanElement) {
+                                   Rounding rounding, NanElement nanElement,
+                                   DivDenormals divDenormals) {
   constexpr int64_t kLevel0 = kTwoLevelBlock0, kLevel1 = kTwoLevelBlock1;
   int64_t n = shape.back();
   int64_t rows = n == 0 ? 0 : numElements(shape) / n;
@@ -441,8 +453,16 @@ TwoLevelQuantized twoLevelQuantize(const std::vector<float> &x,
       if (bitsOf(l0) < 0x00800000u) // zero or fp32 subnormal
         l0 = 0;
       out.level0[row * l0PerRow + b0] = l0;
+      // FTZ (the kernel's Div): subnormal dividends and quotients are +-0.
+      auto ftz = [&](float v) {
+        return divDenormals == DivDenormals::FTZ && std::isfinite(v) &&
+                       (bitsOf(v) & 0x7FFFFFFFu) < 0x00800000u
+                   ? std::copysign(0.0f, v)
+                   : v;
+      };
       for (int64_t j = begin; j < end; ++j)
-        temp[j] = xs[j] == 0 ? xs[j] : roundToSource(type, xs[j] / l0);
+        temp[j] = xs[j] == 0 ? xs[j]
+                             : roundToSource(type, ftz(ftz(xs[j]) / l0));
     }
     // Level 1: OCP floor (emax 2) on the bf16 exponent field of temp.
     for (int64_t b1 = 0; b1 < ceilDiv(n, kLevel1); ++b1) {

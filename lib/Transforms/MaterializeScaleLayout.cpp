@@ -40,7 +40,7 @@ struct MaterializeQuantize : OpRewritePattern<QuantizeOp> {
                          op.getBlockSize(), scalesType.getElementType()),
         op.getInput(), op.getAxis(), op.getBlockSize(),
         op.getScaleAlgorithm(), op.getInfPolicy(), op.getRounding(),
-        op.getNanElement(), ScaleLayout::linear);
+        op.getNanElement(), ScaleLayout::linear, op.getUnderflow());
     Value converted = ConvertScaleLayoutOp::create(
         rw, op.getLoc(), scalesType, linear.getScales(), linear.getCodes(),
         op.getAxis(), op.getBlockSize(), ScaleLayout::linear,

@@ -139,6 +139,7 @@ std::vector<Case> enumerate() {
         for (const auto &inf : t.infPolicies)
           for (const auto &rnd : t.roundings)
             for (const auto &nan : t.nanElements)
+             for (const auto &under : t.underflows)
               for (const auto &layout : t.scaleLayouts)
                 for (int64_t block : t.sweptBlocks)
                   for (int64_t rank = 1; rank <= 3; ++rank)
@@ -153,6 +154,7 @@ std::vector<Case> enumerate() {
                                           attr("inf", inf) +
                                           attr("rounding", rnd) +
                                           attr("nan_element", nan) +
+                                          attr("underflow", under) +
                                           attr("layout", layout);
                           c.dynamic = mode == 0;
                           std::vector<Shape> shapes = runShapes(rank, axis, block);
@@ -233,6 +235,7 @@ std::vector<Case> enumerate() {
         for (const auto &inf : t.infPolicies)
           for (const auto &rnd : t.roundings)
             for (const auto &nan : t.nanElements)
+             for (const auto &under : t.underflows)
               for (int64_t rank = 2; rank <= 3; ++rank)
                 for (const auto &src : t.sourceTypes)
                   for (int mode : shapeModes) {
@@ -240,7 +243,8 @@ std::vector<Case> enumerate() {
                     c.family = "dual_quantize";
                     std::string a = "scale = " + scale + attr("inf", inf) +
                                     attr("rounding", rnd) +
-                                    attr("nan_element", nan);
+                                    attr("nan_element", nan) +
+                                    attr("underflow", under);
                     c.dynamic = mode == 0;
                     c.attrs = a + " : rank " + std::to_string(rank) + " " +
                               src + " -> " + code +
@@ -280,13 +284,16 @@ std::vector<Case> enumerate() {
   if (wanted("two_level_quantize"))
     for (const auto &rnd : t.roundings)
       for (const auto &nan : t.nanElements)
+       for (const auto &div : t.divDenormals)
         for (int smooth = 0; smooth < 2; ++smooth)
           for (int64_t rank = 1; rank <= 3; ++rank)
             for (const auto &src : t.sourceTypes)
               for (int mode : shapeModes) {
                 Case c;
                 c.family = "two_level_quantize";
-                std::string a = attr("rounding", rnd) + attr("nan_element", nan);
+                std::string a = attr("rounding", rnd) +
+                                attr("nan_element", nan) +
+                                attr("div_denormals", div);
                 c.dynamic = mode == 0;
                 c.attrs = std::string(smooth ? "smooth" : "") + a + " : rank " +
                           std::to_string(rank) + " " + src +
@@ -525,6 +532,8 @@ int main(int argc, char **argv) {
     list("rounding", table.roundings);
     list("nan_element", table.nanElements);
     list("layout", table.scaleLayouts);
+    list("underflow", table.underflows);
+    list("div_denormals", table.divDenormals);
     list("codes", table.codeTypes);
     list("sources", table.sourceTypes);
     llvm::outs() << "block: multiples of " << table.blockQuantum << " up to "

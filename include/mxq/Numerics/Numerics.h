@@ -58,6 +58,11 @@ mlir::Value scaleMultiplier(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value s);
 /// 2^(s - 127) as f32; NaN for s = 0xFF.
 mlir::Value scaleValue(mlir::OpBuilder &b, mlir::Location loc, mlir::Value s);
+/// ref: blockMultiplier: scaleMultiplier(s), or 0 where `underflow`
+/// flushes a block of absolute maximum `amax` (f32, shaped like `s`).
+mlir::Value blockMultiplier(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value amax, mlir::Value s,
+                            Underflow underflow, ElementFormat format);
 
 /// The code (as i32, in the low `bits` bits) of the f32 `x` in `format`,
 /// rounded with `rounding`, saturated, NaN per the format or `nanElement`.
@@ -104,6 +109,11 @@ mlir::Value absBits(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x);
 /// an f32 vector of the others.
 mlir::Value blockAmax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                       llvm::ArrayRef<bool> reduced = {});
+
+/// A subnormal f32 `x` becomes zero of its sign; anything else stays (what
+/// a flush-to-zero instruction does to an operand or a result).
+mlir::Value flushSubnormal(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value x);
 
 /// Replaces NaN by the canonical quiet NaN 0x7FC00000.
 mlir::Value canonicalizeNaN(mlir::OpBuilder &b, mlir::Location loc,

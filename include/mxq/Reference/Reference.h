@@ -59,6 +59,12 @@ uint8_t scaleByte(float amax, ScaleAlgorithm algorithm, InfPolicy inf,
 uint8_t rceilE8M0(float d);
 /// 2^(127 - s) as fp32 (exact; 2^-127 is subnormal), NaN for 0xFF.
 float scaleMultiplier(uint8_t s);
+/// The multiplier of a block with absolute maximum `amax` and scale byte
+/// `s`: scaleMultiplier(s), or 0 where `underflow` flushes the block (its
+/// fp32 exponent field E is 0 for FlushE0, at most the format's emax for
+/// FlushLeEmax).
+float blockMultiplier(float amax, uint8_t s, Underflow underflow,
+                      ElementFormat format);
 /// 2^(s - 127) as fp32, NaN for 0xFF.
 float scaleValue(uint8_t s);
 
@@ -75,6 +81,7 @@ struct QuantizeOptions {
   Rounding rounding = Rounding::RNE;
   NanElement nanElement = NanElement::Max;
   ScaleLayout layout = ScaleLayout::Linear;
+  Underflow underflow = Underflow::Keep;
 };
 
 struct Quantized {
@@ -125,7 +132,9 @@ struct TwoLevelQuantized {
 TwoLevelQuantized twoLevelQuantize(const std::vector<float> &x,
                                    const Shape &shape, SourceType type,
                                    const std::vector<float> *smooth,
-                                   Rounding rounding, NanElement nanElement);
+                                   Rounding rounding, NanElement nanElement,
+                                   DivDenormals divDenormals =
+                                       DivDenormals::IEEE);
 
 /// mxq.fake_quant; `step` and `zeroPoint` have one element, or one per index
 /// of `axis`.

@@ -27,6 +27,10 @@ enum class InfPolicy : uint32_t { NaN = 0, Saturate = 1, Exponent = 2 };
 enum class Rounding : uint32_t { RNE = 0, Away = 1, Floor = 2 };
 /// Code of a NaN element in a format without NaN; values match `NanElement`.
 enum class NanElement : uint32_t { Max = 0, Zero = 1 };
+/// Multiplier of a block with a tiny floor scale; values match `Underflow`.
+enum class Underflow : uint32_t { Keep = 0, FlushE0 = 1, FlushLeEmax = 2 };
+/// Subnormals in the two-level division; values match `DivDenormals`.
+enum class DivDenormals : uint32_t { IEEE = 0, FTZ = 1 };
 /// Scale layouts; values match `ScaleLayout`.
 enum class ScaleLayout : uint32_t { Linear = 0, Swizzle32x4x4 = 1, Pairs = 2 };
 /// Source (wide) float types.

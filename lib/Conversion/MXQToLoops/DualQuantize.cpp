@@ -35,6 +35,7 @@ struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
     auto inf = dialect::toSupport(op.getInfPolicy());
     auto rounding = dialect::toSupport(op.getRounding());
     auto nanElement = dialect::toSupport(op.getNanElement());
+    auto underflow = dialect::toSupport(op.getUnderflow());
 
     ReifiedRankedShapedTypeDims dims;
     if (failed(resultSizes(op, rw, dims)))
@@ -96,7 +97,8 @@ struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
             Value amax = num::blockAmax(b, l, x, {dim == 0, dim == 1});
             s = num::scaleByte(b, l, amax, algorithm, inf, format, native());
             Value r = vector::BroadcastOp::create(
-                b, l, x.getType(), num::scaleMultiplier(b, l, s));
+                b, l, x.getType(),
+                num::blockMultiplier(b, l, amax, s, underflow, format));
             if (dim == 1) // row scales: r[i][j] = scale of row i
               r = vector::TransposeOp::create(b, l, r, ArrayRef<int64_t>{1, 0});
             Value y = arith::MulFOp::create(b, l, x, r);
@@ -191,7 +193,8 @@ struct DualQuantizeLowering : NumericsPattern<dialect::DualQuantizeOp> {
       return dialect::QuantizeOp::create(
           rw, loc, codesType, scalesType, input, axis, 32,
           op.getScaleAlgorithm(), op.getInfPolicy(), op.getRounding(),
-          op.getNanElement(), dialect::ScaleLayout::swizzle_32_4_4);
+          op.getNanElement(), dialect::ScaleLayout::swizzle_32_4_4,
+          op.getUnderflow());
     };
     auto rows = makeQuantize(rank - 1, op.getCodes0().getType(),
                              op.getScales0().getType());

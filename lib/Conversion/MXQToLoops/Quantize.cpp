@@ -30,6 +30,7 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
     auto inf = dialect::toSupport(op.getInfPolicy());
     auto rounding = dialect::toSupport(op.getRounding());
     auto nanElement = dialect::toSupport(op.getNanElement());
+    auto underflow = dialect::toSupport(op.getUnderflow());
     auto layout = op.getScaleLayout();
 
     ReifiedRankedShapedTypeDims dims;
@@ -65,8 +66,9 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
         Value sByte = num::scaleByte(b, l, amax, algorithm, inf, format, native());
         scaleBytes = vector::BroadcastOp::create(
             b, l, VectorType::get({1}, b.getI32Type()), sByte);
-        Value r = vector::BroadcastOp::create(b, l, x.getType(),
-                                              num::scaleMultiplier(b, l, sByte));
+        Value r = vector::BroadcastOp::create(
+            b, l, x.getType(),
+            num::blockMultiplier(b, l, amax, sByte, underflow, format));
         return num::encodeElement(b, l, arith::MulFOp::create(b, l, x, r),
                                   format, rounding, nanElement, native());
       }
@@ -75,7 +77,8 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
       // One amax per row of the tile (the tail reads as 0).
       Value amax = num::blockAmax(b, l, x, {false, true});
       scaleBytes = num::scaleByte(b, l, amax, algorithm, inf, format, native());
-      Value r = num::scaleMultiplier(b, l, scaleBytes);
+      Value r =
+          num::blockMultiplier(b, l, amax, scaleBytes, underflow, format);
       // r[g] along each row of the tile.
       Value rows = vector::BroadcastOp::create(
           b, l, tile, num::f32Const(b, l, b.getF32Type(), 0.0f));

@@ -166,9 +166,15 @@ struct TwoLevelQuantizeLowering
           Value zeroV = num::f32Const(b, l, x.getType(), 0.0f);
           Value isZero = arith::CmpFOp::create(
               b, l, arith::CmpFPredicate::OEQ, x, zeroV);
-          Value temp = arith::SelectOp::create(
-              b, l, isZero, x,
-              roundTo(b, l, arith::DivFOp::create(b, l, x, l0), elt));
+          // ref: twoLevelQuantize's division; with div_denormals = ftz the
+          // kernel's Div flushes subnormal dividends and quotients.
+          bool ftz = op.getDivDenormals() == dialect::DivDenormals::ftz;
+          Value dividend = ftz ? num::flushSubnormal(b, l, x) : x;
+          Value quotient = arith::DivFOp::create(b, l, dividend, l0);
+          if (ftz)
+            quotient = num::flushSubnormal(b, l, quotient);
+          Value temp = arith::SelectOp::create(b, l, isZero, x,
+                                               roundTo(b, l, quotient, elt));
           // The largest bf16 exponent field; Inf and NaN count as 0xFF.
           Type i32v = VectorType::get({kL1}, b.getI32Type());
           auto c = [&](int64_t v) { return num::i32Const(b, l, i32v, v); };

@@ -31,6 +31,12 @@ const AttributeSpace &mlir::mxq::attributeSpace() {
     s.scaleLayouts = words<ScaleLayout>(
         getMaxEnumValForScaleLayout(),
         [](ScaleLayout v) { return stringifyScaleLayout(v); });
+    s.underflows = words<Underflow>(
+        getMaxEnumValForUnderflow(),
+        [](Underflow v) { return stringifyUnderflow(v); });
+    s.divDenormals = words<DivDenormals>(
+        getMaxEnumValForDivDenormals(),
+        [](DivDenormals v) { return stringifyDivDenormals(v); });
     for (auto f : {::mxq::ElementFormat::E4M3FN, ::mxq::ElementFormat::E5M2,
                    ::mxq::ElementFormat::E2M3FN, ::mxq::ElementFormat::E3M2FN,
                    ::mxq::ElementFormat::E2M1FN})

@@ -106,9 +106,9 @@ static LogicalResult verifyScaleShape(Operation *op, ArrayRef<int64_t> data,
 /// The rules shared by every op that computes E8M0 scales and codes.
 static LogicalResult verifyPolicies(Operation *op, ScaleAlgorithm algorithm,
                                     InfPolicy inf, Rounding rounding,
-                                    NanElement nanElement, Type codeType,
+                                    Underflow underflow, Type codeType,
                                     StringRef infId, StringRef roundingId,
-                                    StringRef nanId) {
+                                    StringRef underflowId) {
   if (inf == InfPolicy::exponent && algorithm != ScaleAlgorithm::floor)
     return op->emitOpError()
            << "expects scale_algorithm floor with inf_policy exponent (an "
@@ -122,13 +122,13 @@ static LogicalResult verifyPolicies(Operation *op, ScaleAlgorithm algorithm,
            << stringifyRounding(rounding)
            << " (only the CANN FP4 casts offer it), but the codes are "
            << typeStr(codeType) << " (" << roundingId << ")";
-  if (nanElement != NanElement::max && format &&
-      ::mxq::formatInfo(*format).hasNaN)
+  if (underflow != Underflow::keep && algorithm != ScaleAlgorithm::floor)
     return op->emitOpError()
-           << "expects a code format without NaN (FP6 or FP4) with "
-              "nan_element "
-           << stringifyNanElement(nanElement) << ", but "
-           << typeStr(codeType) << " encodes NaN (" << nanId << ")";
+           << "expects scale_algorithm floor with underflow "
+           << stringifyUnderflow(underflow)
+           << " (the rule is about the floor scale's clamped exponent), but "
+              "scale_algorithm is "
+           << stringifyScaleAlgorithm(algorithm) << " (" << underflowId << ")";
   return success();
 }
 
@@ -207,7 +207,7 @@ LogicalResult QuantizeOp::verify() {
                               "C5")))
     return failure();
   return verifyPolicies(*this, getScaleAlgorithm(), getInfPolicy(),
-                        getRounding(), getNanElement(),
+                        getRounding(), getUnderflow(),
                         getCodes().getType().getElementType(), "C6", "C7",
                         "C8");
 }
@@ -307,8 +307,8 @@ LogicalResult DualQuantizeOp::verify() {
                               getScales1().getType(), "scales1", "C3", "C3")))
     return failure();
   return verifyPolicies(*this, getScaleAlgorithm(), getInfPolicy(),
-                        getRounding(), getNanElement(),
-                        codes0.getElementType(), "C4", "C5", "C6");
+                        getRounding(), getUnderflow(),
+                        codes0.getElementType(), "C4", "C5", "C7");
 }
 
 LogicalResult

@@ -140,14 +140,6 @@ void scaleTile(OpBuilder &b, Location loc, Value data, int64_t axis,
   }
 }
 
-/// The type of a tile of `type` with `sizes`, element type `elt`.
-RankedTensorType tileType(ArrayRef<OpFoldResult> sizes, Type elt) {
-  SmallVector<int64_t> shape;
-  for (OpFoldResult s : sizes)
-    shape.push_back(getConstantIntValue(s).value_or(ShapedType::kDynamic));
-  return RankedTensorType::get(shape, elt);
-}
-
 /// The scales type of a quantized tile of `dataType`.
 RankedTensorType scalesTypeFor(RankedTensorType dataType, int64_t axis,
                                int64_t block, ScaleLayout layout, Type elt) {
@@ -212,7 +204,7 @@ QuantizeOp::getTiledImplementation(OpBuilder &b, ArrayRef<OpFoldResult> offsets,
   auto tiled = QuantizeOp::create(
       b, loc, codesType, scalesType, in, getAxis(), getBlockSize(),
       getScaleAlgorithm(), getInfPolicy(), getRounding(), getNanElement(),
-      getScaleLayout());
+      getScaleLayout(), getUnderflow());
   return TilingResult{{tiled},
                       SmallVector<Value>(tiled->getResults()),
                       {in.getDefiningOp()}};
@@ -326,7 +318,7 @@ DualQuantizeOp::getTiledImplementation(OpBuilder &b,
       scalesTypeFor(inType, rank - 2, 32, ScaleLayout::swizzle_32_4_4,
                     scaleElt),
       in, getScaleAlgorithm(), getInfPolicy(), getRounding(),
-      getNanElement());
+      getNanElement(), getUnderflow());
   return TilingResult{{tiled},
                       SmallVector<Value>(tiled->getResults()),
                       {in.getDefiningOp()}};
@@ -416,7 +408,7 @@ TwoLevelQuantizeOp::getTiledImplementation(OpBuilder &b,
                            ScaleLayout::pairs,
                            getLevel1Scales().getType().getElementType()),
              l1Size),
-      in, smooth, getRounding(), getNanElement());
+      in, smooth, getRounding(), getNanElement(), getDivDenormals());
   return TilingResult{{tiled}, SmallVector<Value>(tiled->getResults()), slices};
 }
 

@@ -100,9 +100,18 @@ func.func @rounding_needs_fp4(%x: tensor<4x64xf32>) {
 
 // -----
 
-func.func @nan_element_needs_format_without_nan(%x: tensor<4x64xf32>) {
-  // expected-error @+1 {{expects a code format without NaN (FP6 or FP4) with nan_element zero, but f8E5M2 encodes NaN (C8)}}
-  %q, %s = mxq.quantize %x axis = 1 scale = floor nan_element = zero : tensor<4x64xf32> -> tensor<4x64xf8E5M2>, tensor<4x2xf8E8M0FNU>
+func.func @underflow_needs_floor(%x: tensor<4x64xf32>) {
+  // expected-error @+1 {{expects scale_algorithm floor with underflow flush_le_emax (the rule is about the floor scale's clamped exponent), but scale_algorithm is rceil (C8)}}
+  %q, %s = mxq.quantize %x axis = 1 scale = rceil underflow = flush_le_emax : tensor<4x64xf32> -> tensor<4x64xf8E5M2>, tensor<4x2xf8E8M0FNU>
+  return
+}
+
+// -----
+
+func.func @underflow_unknown_word(%x: tensor<4x64xf32>) {
+  // expected-error @+2 {{expected ::mlir::mxq::Underflow to be one of: keep, flush_e0, flush_le_emax}}
+  // expected-error @+1 {{failed to parse MXQ_UnderflowAttr parameter 'value' which is to be a `::mlir::mxq::Underflow`}}
+  %q, %s = mxq.quantize %x axis = 1 scale = floor underflow = flush : tensor<4x64xf32> -> tensor<4x64xf8E5M2>, tensor<4x2xf8E8M0FNU>
   return
 }
 
@@ -261,9 +270,9 @@ func.func @dual_rounding(%x: tensor<64x32xf32>) {
 
 // -----
 
-func.func @dual_nan_element(%x: tensor<64x32xf32>) {
-  // expected-error @+1 {{but f8E4M3FN encodes NaN (C6)}}
-  %a, %b, %c, %d = mxq.dual_quantize %x scale = rceil nan_element = zero : tensor<64x32xf32> -> tensor<64x32xf8E4M3FN>, tensor<512xf8E8M0FNU>, tensor<32x64xf8E4M3FN>, tensor<512xf8E8M0FNU>
+func.func @dual_underflow(%x: tensor<64x32xf32>) {
+  // expected-error @+1 {{but scale_algorithm is even (C7)}}
+  %a, %b, %c, %d = mxq.dual_quantize %x scale = even underflow = flush_e0 : tensor<64x32xf32> -> tensor<64x32xf8E4M3FN>, tensor<512xf8E8M0FNU>, tensor<32x64xf8E4M3FN>, tensor<512xf8E8M0FNU>
   return
 }
 

@@ -3,52 +3,14 @@ mxq-run compiled for the CPU and through the reference.
 
 usage: issue10.py MXQ_RUN FILE.mlir WORKDIR"""
 import os
-import subprocess
 import sys
 import numpy as np
 
-mxq_run, mlir, work = sys.argv[1:4]
-failures = 0
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from expect import Expect  # noqa: E402
 
-
-def run(entry, inputs, mode, extra=()):
-    d = os.path.join(work, entry, mode)
-    os.makedirs(d, exist_ok=True)
-    paths = []
-    for i, a in enumerate(inputs):
-        p = os.path.join(work, entry, f"arg{i}.npy")
-        np.save(p, a)
-        paths.append(p)
-    cmd = [mxq_run, mlir, "--entry", entry, "--output-dir", d]
-    for p in paths:
-        cmd += ["--input", p]
-    cmd += list(extra) + (["--target=reference"] if mode == "reference" else [])
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode:
-        return None, p.stderr.strip()
-    n = len([f for f in os.listdir(d) if f.startswith("result")])
-    return [np.load(os.path.join(d, f"result{i}.npy")) for i in range(n)], ""
-
-
-def expect(name, entry, inputs, expected, extra=()):
-    """`expected`: result index -> (index expression or None, bytes)."""
-    global failures
-    for mode in ("compiled", "reference"):
-        out, err = run(entry, inputs, mode, extra)
-        if out is None:
-            print(f"FAIL {name} ({mode}): {err}")
-            failures += 1
-            continue
-        for i, (where, want) in expected.items():
-            got = out[i] if where is None else out[i][where]
-            want = np.asarray(want, dtype=got.dtype)
-            if got.shape != want.shape or got.tobytes() != want.tobytes():
-                print(f"FAIL {name} ({mode}) result{i}: expected "
-                      f"{want.view(np.uint8 if got.itemsize == 1 else np.uint16).ravel()[:8]}"
-                      f", got {got.ravel()[:8]}")
-                failures += 1
-    print(f"checked {name}")
-
+expect = Expect(*sys.argv[1:4])
+run = expect.run
 
 # 1. bf16 subnormal inputs quantized along axis 0 with blocks of 96 and 160.
 x = np.array([[0x0040, 0x0001, 0x8003, 0x007F]], dtype=np.uint16)
@@ -111,15 +73,15 @@ x = np.array([[1.0, -2.0, 6.0]], np.float32)
 out, err = run("q_fp4_1x3", [x], "compiled")
 if out is None:
     print(f"FAIL fp4 1x3 quantize: {err}")
-    failures += 1
+    expect.failures += 1
 else:
     codes, scales = out
     if codes.shape != (1, 2):
         print(f"FAIL fp4 1x3: packed codes of shape {codes.shape}")
-        failures += 1
+        expect.failures += 1
     expect("fp4 1x3 read back (static)", "dq_fp4_1x3", [codes, scales],
            {0: (None, x)})
     expect("fp4 1x3 read back (dynamic, --fp4-length 3)", "dq_fp4_dynamic",
            [codes, scales], {0: (None, x)}, extra=["--fp4-length=3"])
-print(f"{failures} failures")
-sys.exit(1 if failures else 0)
+print(f"{expect.failures} failures")
+sys.exit(1 if expect.failures else 0)

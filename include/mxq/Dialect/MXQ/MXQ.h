@@ -49,6 +49,12 @@ inline ::mxq::NanElement toSupport(NanElement v) {
 inline ::mxq::ScaleLayout toSupport(ScaleLayout v) {
   return static_cast<::mxq::ScaleLayout>(v);
 }
+inline ::mxq::Underflow toSupport(Underflow v) {
+  return static_cast<::mxq::Underflow>(v);
+}
+inline ::mxq::DivDenormals toSupport(DivDenormals v) {
+  return static_cast<::mxq::DivDenormals>(v);
+}
 
 } // namespace mlir::mxq
 

@@ -47,9 +47,9 @@ def MXQ_RoundingAttr : EnumAttr<MXQ_Dialect, MXQ_Rounding, "rounding"> {
 }
 
 def MXQ_NanElement : I32EnumAttr<"NanElement",
-    "the code a NaN element gets in a format that has no NaN (FP6, FP4)", [
-  I32EnumAttrCase<"max", 0>,   // +max (FP4 0x7): Ascend encoders
-  I32EnumAttrCase<"zero", 1>,  // +0: CANN golden (nan_to_num)
+    "the code a NaN element gets (a NaN element is one of a block whose scale is NaN)", [
+  I32EnumAttrCase<"max", 0>,   // the format's NaN code, or +max without one (FP4 0x7): Ascend encoders
+  I32EnumAttrCase<"zero", 1>,  // +0 (0x00): CANN kernels' saturating casts, CANN golden (nan_to_num)
 ]> {
   let cppNamespace = "::mlir::mxq";
   let genSpecializedAttr = 0;
@@ -68,6 +68,32 @@ def MXQ_ScaleLayout : I32EnumAttr<"ScaleLayout",
   let genSpecializedAttr = 0;
 }
 def MXQ_ScaleLayoutAttr : EnumAttr<MXQ_Dialect, MXQ_ScaleLayout, "scale_layout"> {
+  let assemblyFormat = "$value";
+}
+
+def MXQ_Underflow : I32EnumAttr<"Underflow",
+    "what the elements of a block with a tiny floor scale are multiplied by", [
+  I32EnumAttrCase<"keep", 0>,           // 2^127: OCP, PyPTO, CANN golden
+  I32EnumAttrCase<"flush_e0", 1>,       // 0 when E(amax) == 0: CANN DualLevel L1, dual-axis
+  I32EnumAttrCase<"flush_le_emax", 2>,  // 0 when E(amax) <= emax: CANN DynamicMxQuant
+]> {
+  let cppNamespace = "::mlir::mxq";
+  let genSpecializedAttr = 0;
+}
+def MXQ_UnderflowAttr : EnumAttr<MXQ_Dialect, MXQ_Underflow, "underflow"> {
+  let assemblyFormat = "$value";
+}
+
+def MXQ_DivDenormals : I32EnumAttr<"DivDenormals",
+    "how the level-0 division of two_level_quantize treats subnormals", [
+  I32EnumAttrCase<"ieee", 0>,  // IEEE division (the golden scripts)
+  I32EnumAttrCase<"ftz", 1>,   // subnormal dividends and quotients become 0 (the CANN kernel's Div)
+]> {
+  let cppNamespace = "::mlir::mxq";
+  let genSpecializedAttr = 0;
+}
+def MXQ_DivDenormalsAttr : EnumAttr<MXQ_Dialect, MXQ_DivDenormals,
+                                    "div_denormals"> {
   let assemblyFormat = "$value";
 }
 

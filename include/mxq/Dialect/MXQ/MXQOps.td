@@ -63,8 +63,16 @@ def MXQ_QuantizeOp : MXQ_Op<"quantize"> {
     * `rounding` (default `rne`): element rounding, with saturation to the
       largest finite value in every mode. `away` and `floor` (CANN `round`,
       `floor`) exist for `f4E2M1FN` only.
-    * `nan_element` (default `max`): the code a NaN element gets in a format
-      without NaN (FP6, FP4): `max` (+max, Ascend) or `zero` (CANN golden).
+    * `nan_element` (default `max`): the code a NaN element gets (the
+      elements of a block whose scale is NaN): `max` is the format's NaN code
+      (FP8) or its largest code (FP6, FP4: the Ascend encoders), `zero` is
+      +0 (0x00) in every format (CANN: its saturating casts turn NaN into 0).
+    * `underflow` (default `keep`, `floor` only): the multiplier of a block
+      whose scale byte is 0 because its amax exponent field `E` is at most
+      `emax`: `keep` multiplies by 2^127 (OCP, PyPTO, CANN golden),
+      `flush_e0` by 0 when `E == 0` (amax below 2^-126: CANN DualLevel level
+      1, DynamicMxQuantWithDualAxis), `flush_le_emax` by 0 whenever `E <=
+      emax` (CANN DynamicMxQuant). Flushed elements become +-0.
     * `scale_layout`: `linear` (the grid with `axis` divided into blocks),
       `swizzle_32_4_4` (cuBLAS 1D block-scaling layout over the last two axes,
       rows padded to 128 and scale columns to 4, padding bytes 0x00, shape
@@ -84,7 +92,7 @@ def MXQ_QuantizeOp : MXQ_Op<"quantize"> {
     (C5) `swizzle_32_4_4` needs rank >= 2 and `axis` one of the last two axes.
     (C6) `inf_policy = exponent` needs `scale_algorithm = floor`.
     (C7) `rounding` other than `rne` needs `f4E2M1FN` codes.
-    (C8) `nan_element = zero` needs a format without NaN (FP6, FP4).
+    (C8) `underflow` other than `keep` needs `scale_algorithm = floor`.
 
     Example (PyTorch `quantize_tensor`, `MXFP_E8M0_RU`):
 
@@ -101,14 +109,15 @@ def MXQ_QuantizeOp : MXQ_Op<"quantize"> {
     DefaultValuedAttr<MXQ_InfPolicyAttr, "InfPolicy::nan">:$inf_policy,
     DefaultValuedAttr<MXQ_RoundingAttr, "Rounding::rne">:$rounding,
     DefaultValuedAttr<MXQ_NanElementAttr, "NanElement::max">:$nan_element,
-    DefaultValuedAttr<MXQ_ScaleLayoutAttr, "ScaleLayout::linear">:$scale_layout
+    DefaultValuedAttr<MXQ_ScaleLayoutAttr, "ScaleLayout::linear">:$scale_layout,
+    DefaultValuedAttr<MXQ_UnderflowAttr, "Underflow::keep">:$underflow
   );
   let results = (outs MXQ_CodeTensor:$codes, MXQ_ScaleTensor:$scales);
   let assemblyFormat = [{
     $input `axis` `=` $axis (`block` `=` $block_size^)?
     `scale` `=` `` $scale_algorithm (`inf` `=` `` $inf_policy^)?
     (`rounding` `=` `` $rounding^)? (`nan_element` `=` `` $nan_element^)?
-    (`layout` `=` `` $scale_layout^)?
+    (`underflow` `=` `` $underflow^)? (`layout` `=` `` $scale_layout^)?
     attr-dict `:` type($input) `->` type($codes) `,` type($scales)
   }];
   let hasVerifier = 1;
@@ -221,7 +230,7 @@ def MXQ_DualQuantizeOp : MXQ_Op<"dual_quantize"> {
     (C2) `codes0` is `[B..., M, K]`, `codes1` is `[B..., K, M]`, both of one
          element type.
     (C3) `scales0` and `scales1` are `[B..., L]`, `L = 512*ceil(M/128)*ceil(K/128)`.
-    (C4) - (C6): (C6) - (C8) of `mxq.quantize`.
+    (C4) - (C7): (C6) - (C8) of `mxq.quantize`, and `underflow` as there.
 
     ```mlir
     %q0, %s0, %q1, %s1 = mxq.dual_quantize %x scale = rceil
@@ -234,13 +243,15 @@ def MXQ_DualQuantizeOp : MXQ_Op<"dual_quantize"> {
     MXQ_ScaleAlgorithmAttr:$scale_algorithm,
     DefaultValuedAttr<MXQ_InfPolicyAttr, "InfPolicy::nan">:$inf_policy,
     DefaultValuedAttr<MXQ_RoundingAttr, "Rounding::rne">:$rounding,
-    DefaultValuedAttr<MXQ_NanElementAttr, "NanElement::max">:$nan_element
+    DefaultValuedAttr<MXQ_NanElementAttr, "NanElement::max">:$nan_element,
+    DefaultValuedAttr<MXQ_UnderflowAttr, "Underflow::keep">:$underflow
   );
   let results = (outs MXQ_CodeTensor:$codes0, MXQ_ScaleTensor:$scales0,
                       MXQ_CodeTensor:$codes1, MXQ_ScaleTensor:$scales1);
   let assemblyFormat = [{
     $input `scale` `=` `` $scale_algorithm (`inf` `=` `` $inf_policy^)?
     (`rounding` `=` `` $rounding^)? (`nan_element` `=` `` $nan_element^)?
+    (`underflow` `=` `` $underflow^)?
     attr-dict `:` type($input) `->` type($codes0) `,` type($scales0) `,`
                   type($codes1) `,` type($scales1)
   }];
@@ -261,6 +272,9 @@ def MXQ_TwoLevelQuantizeOp : MXQ_Op<"two_level_quantize"> {
     2. per 512 elements: `l0 = fl32(amax * fl32(1/6))` where the absolute
        maximum ignores Inf and NaN; `l0` below 2^-126 becomes 0;
     3. `t = x` where `x == 0`, else `t = round_to_input_type(fl32(x) / l0)`;
+       with `div_denormals = ftz` (the kernel's `Div`) a subnormal dividend
+       and a subnormal quotient become +-0 (`ieee`, the default: IEEE
+       division, as the golden scripts);
     4. per 32 elements of `t`: the E8M0 byte is the OCP `floor` scale of the
        largest bf16 exponent field `e` (0xFF if any `t` is Inf or NaN, 0 if
        `e <= 2`, else `e - 2`), with multiplier `2^(127 - byte)` (0 when `e`
@@ -288,13 +302,15 @@ def MXQ_TwoLevelQuantizeOp : MXQ_Op<"two_level_quantize"> {
     MXQ_B16Tensor:$input,
     Optional<MXQ_B16Tensor>:$smooth,
     DefaultValuedAttr<MXQ_RoundingAttr, "Rounding::rne">:$rounding,
-    DefaultValuedAttr<MXQ_NanElementAttr, "NanElement::max">:$nan_element
+    DefaultValuedAttr<MXQ_NanElementAttr, "NanElement::max">:$nan_element,
+    DefaultValuedAttr<MXQ_DivDenormalsAttr, "DivDenormals::ieee">:$div_denormals
   );
   let results = (outs MXQ_FP4Tensor:$y, MXQ_F32Tensor:$level0_scales,
                       MXQ_ScaleTensor:$level1_scales);
   let assemblyFormat = [{
     $input (`smooth` $smooth^)? (`rounding` `=` `` $rounding^)?
     (`nan_element` `=` `` $nan_element^)?
+    (`div_denormals` `=` `` $div_denormals^)?
     attr-dict `:` type($input) (`,` type($smooth)^)? `->` type($y) `,`
                   type($level0_scales) `,` type($level1_scales)
   }];

@@ -10,6 +10,8 @@ POLICIES = ["nan", "saturate", "exponent"]
 FORMATS = ["f8E4M3FN", "f8E5M2", "f6E2M3FN", "f6E3M2FN", "f4E2M1FN"]
 ROUNDINGS = ["rne", "away", "floor"]
 NAN_ELEMENTS = ["max", "zero"]
+UNDERFLOWS = ["keep", "flush_e0", "flush_le_emax"]
+DIV_DENORMALS = ["ieee", "ftz"]
 LAYOUTS = ["linear", "swizzle_32_4_4", "pairs"]
 SOURCES = ["f32", "f16", "bf16"]
 SHAPE = [3, 129, 160]
@@ -33,12 +35,12 @@ def tensor(shape, elt):
     return "tensor<" + "x".join(str(d) for d in shape) + "x" + elt + ">"
 
 
-def allowed(alg, pol, fmt, rnd, nan):
+def allowed(alg, pol, fmt, rnd, under):
     if pol == "exponent" and alg != "floor":
         return False
     if rnd != "rne" and fmt != "f4E2M1FN":
         return False
-    if nan != "max" and fmt.startswith("f8"):
+    if under != "keep" and alg != "floor":
         return False
     return True
 
@@ -48,10 +50,10 @@ print("func.func @all(%x32: tensor<3x129x160xf32>, %x16: tensor<3x129x160xf16>,"
       " %xb16: tensor<3x129x160xbf16>, %sm16: tensor<160xf16>,"
       " %smb16: tensor<160xbf16>, %p1: tensor<1xf32>, %p3: tensor<3xf32>,"
       " %p129: tensor<129xf32>, %p160: tensor<160xf32>) {")
-for alg, pol, fmt, rnd, nan, layout, src in itertools.product(
-        ALGORITHMS, POLICIES, FORMATS, ROUNDINGS, NAN_ELEMENTS, LAYOUTS,
-        SOURCES):
-    if not allowed(alg, pol, fmt, rnd, nan):
+for alg, pol, fmt, rnd, nan, under, layout, src in itertools.product(
+        ALGORITHMS, POLICIES, FORMATS, ROUNDINGS, NAN_ELEMENTS, UNDERFLOWS,
+        LAYOUTS, SOURCES):
+    if not allowed(alg, pol, fmt, rnd, under):
         continue
     axis = 2 if count % 2 == 0 else 1
     block = 32 if count % 3 else 64
@@ -60,7 +62,8 @@ for alg, pol, fmt, rnd, nan, layout, src in itertools.product(
     scales = tensor(scale_shape(axis, block, layout), "f8E8M0FNU")
     print(f"  %q{count}, %s{count} = mxq.quantize {arg} axis = {axis} "
           f"block = {block} scale = {alg} inf = {pol} rounding = {rnd} "
-          f"nan_element = {nan} layout = {layout} : {tensor(SHAPE, src)} -> "
+          f"nan_element = {nan} underflow = {under} layout = {layout} : "
+          f"{tensor(SHAPE, src)} -> "
           f"{codes}, {scales}")
     print(f"  %d{count} = mxq.dequantize %q{count}, %s{count} axis = {axis} "
           f"block = {block} layout = {layout} : {codes}, {scales} -> "
@@ -68,15 +71,17 @@ for alg, pol, fmt, rnd, nan, layout, src in itertools.product(
     count += 1
 # dual_quantize: every policy combination, every source type, rank 2 and 3.
 dual = 0
-for alg, pol, fmt, rnd, nan, src in itertools.product(
-        ALGORITHMS, POLICIES, FORMATS, ROUNDINGS, NAN_ELEMENTS, SOURCES):
-    if not allowed(alg, pol, fmt, rnd, nan):
+for alg, pol, fmt, rnd, nan, under, src in itertools.product(
+        ALGORITHMS, POLICIES, FORMATS, ROUNDINGS, NAN_ELEMENTS, UNDERFLOWS,
+        SOURCES):
+    if not allowed(alg, pol, fmt, rnd, under):
         continue
     arg = {"f32": "%x32", "f16": "%x16", "bf16": "%xb16"}[src]
     b, m, k = SHAPE
     L = 512 * math.ceil(m / 128) * math.ceil(k / 128)
     print(f"  %a{dual}, %b{dual}, %c{dual}, %e{dual} = mxq.dual_quantize {arg} "
-          f"scale = {alg} inf = {pol} rounding = {rnd} nan_element = {nan} : "
+          f"scale = {alg} inf = {pol} rounding = {rnd} nan_element = {nan} "
+          f"underflow = {under} : "
           f"{tensor(SHAPE, src)} -> {tensor(SHAPE, fmt)}, "
           f"{tensor([b, L], 'f8E8M0FNU')}, {tensor([b, k, m], fmt)}, "
           f"{tensor([b, L], 'f8E8M0FNU')}")
@@ -84,15 +89,17 @@ for alg, pol, fmt, rnd, nan, src in itertools.product(
 # two_level_quantize: every rounding and NaN policy, f16 and bf16, with and
 # without smooth.
 two = 0
-for rnd, nan, src, smooth in itertools.product(ROUNDINGS, NAN_ELEMENTS,
-                                              ["f16", "bf16"], [False, True]):
+for rnd, nan, div, src, smooth in itertools.product(
+        ROUNDINGS, NAN_ELEMENTS, DIV_DENORMALS, ["f16", "bf16"],
+        [False, True]):
     arg = {"f16": "%x16", "bf16": "%xb16"}[src]
     sm = {"f16": "%sm16", "bf16": "%smb16"}[src]
     b, m, k = SHAPE
     extra = f" smooth {sm}" if smooth else ""
     extra_t = f", tensor<{k}x{src}>" if smooth else ""
     print(f"  %y{two}, %l{two}, %m{two} = mxq.two_level_quantize {arg}{extra} "
-          f"rounding = {rnd} nan_element = {nan} : {tensor(SHAPE, src)}{extra_t}"
+          f"rounding = {rnd} nan_element = {nan} div_denormals = {div} : "
+          f"{tensor(SHAPE, src)}{extra_t}"
           f" -> {tensor(SHAPE, 'f4E2M1FN')}, {tensor([b, m, 1], 'f32')}, "
           f"{tensor([b, m, 3, 2], 'f8E8M0FNU')}")
     two += 1
