@@ -274,6 +274,7 @@ private:
           o.axis = q.getAxis();
           o.blockSize = q.getBlockSize();
           o.layout = dialect::toSupport(q.getScaleLayout());
+          o.product = dialect::toSupport(q.getProduct());
           ref::Quantized r = ref::quantize(in.values, in.shape, o);
           return bind(op, q.getCodes(), codes(r.codes, r.codesShape)) &&
                  bind(op, q.getScales(), codes(r.scales, r.scalesShape));
@@ -293,8 +294,10 @@ private:
               dialect::toSupport(d.getScaleLayout()),
               *dialect::getElementFormat(c.elementType));
           SourceType t = sourceType(d.getResult().getType().getElementType());
+          bool saturate = d.getCast() == dialect::ResultCast::saturate;
           for (float &v : y)
-            v = ref::roundToSource(t, v);
+            v = saturate ? ref::saturateToSource(t, v)
+                         : ref::roundToSource(t, v);
           return bind(op, d.getResult(), floats(y, c.shape));
         })
         .Case([&](dialect::ConvertScaleLayoutOp c) {

@@ -249,6 +249,18 @@ float scaleMultiplier(uint8_t s) {
   return std::ldexp(1.0f, 127 - int(s));
 }
 
+float saturateToSource(SourceType type, float v) {
+  if (std::isnan(v))
+    return 0.0f;
+  float r = roundToSource(type, v);
+  if (!std::isinf(r))
+    return r;
+  float max = type == SourceType::F32   ? std::numeric_limits<float>::max()
+              : type == SourceType::F16 ? 65504.0f
+                                        : fromBF16Bits(0x7F7F);
+  return std::copysign(max, r);
+}
+
 float blockMultiplier(float amax, uint8_t s, Underflow underflow,
                       ElementFormat format) {
   uint32_t e = (bitsOf(amax) >> 23) & 0xFF;
@@ -351,8 +363,11 @@ Quantized quantize(const std::vector<float> &x, const Shape &shape,
             blockMultiplier(amax, s, options.underflow, options.format);
         for (int64_t k = begin; k < end; ++k) {
           int64_t idx = grid.index(o, k, i);
-          q.codes[idx] = encodeElement(x[idx] * r, options.format,
-                                       options.rounding, options.nanElement);
+          float p = x[idx] * r;
+          if (options.product == Product::BF16)
+            p = roundToSource(SourceType::BF16, p);
+          q.codes[idx] = encodeElement(p, options.format, options.rounding,
+                                       options.nanElement);
         }
       }
   return q;

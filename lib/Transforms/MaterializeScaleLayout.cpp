@@ -40,7 +40,8 @@ struct MaterializeQuantize : OpRewritePattern<QuantizeOp> {
                          op.getBlockSize(), scalesType.getElementType()),
         op.getInput(), op.getAxis(), op.getBlockSize(),
         op.getScaleAlgorithm(), op.getInfPolicy(), op.getRounding(),
-        op.getNanElement(), ScaleLayout::linear, op.getUnderflow());
+        op.getNanElement(), ScaleLayout::linear, op.getUnderflow(),
+        op.getProduct());
     Value converted = ConvertScaleLayoutOp::create(
         rw, op.getLoc(), scalesType, linear.getScales(), linear.getCodes(),
         op.getAxis(), op.getBlockSize(), ScaleLayout::linear,
@@ -66,7 +67,7 @@ struct MaterializeDequantize : OpRewritePattern<DequantizeOp> {
     rw.replaceOpWithNewOp<DequantizeOp>(op, op.getResult().getType(),
                                         op.getCodes(), linear, op.getAxis(),
                                         op.getBlockSize(),
-                                        ScaleLayout::linear);
+                                        ScaleLayout::linear, op.getCast());
     return success();
   }
 };

@@ -82,6 +82,7 @@ struct QuantizeOptions {
   NanElement nanElement = NanElement::Max;
   ScaleLayout layout = ScaleLayout::Linear;
   Underflow underflow = Underflow::Keep;
+  Product product = Product::F32;
 };
 
 struct Quantized {
@@ -103,6 +104,11 @@ std::vector<float> dequantize(const std::vector<uint8_t> &codes,
                               const std::vector<uint8_t> &scales, int64_t axis,
                               int64_t blockSize, ScaleLayout layout,
                               ElementFormat format);
+
+/// The value of fp32 `v` in `type` (rounded to nearest even) with a
+/// saturating cast: NaN becomes +0, a value that rounds beyond the type's
+/// range (or is infinite) its largest finite value of that sign.
+float saturateToSource(SourceType type, float v);
 
 /// mxq.convert_scale_layout: the scales of codes of `codesShape` moved from
 /// layout `from` to layout `to` (padding 0x00). Returns the new bytes and

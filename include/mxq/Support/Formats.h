@@ -29,6 +29,8 @@ enum class Rounding : uint32_t { RNE = 0, Away = 1, Floor = 2 };
 enum class NanElement : uint32_t { Max = 0, Zero = 1 };
 /// Multiplier of a block with a tiny floor scale; values match `Underflow`.
 enum class Underflow : uint32_t { Keep = 0, FlushE0 = 1, FlushLeEmax = 2 };
+/// Precision of the scaled element; values match `Product`.
+enum class Product : uint32_t { F32 = 0, BF16 = 1 };
 /// Subnormals in the two-level division; values match `DivDenormals`.
 enum class DivDenormals : uint32_t { IEEE = 0, FTZ = 1 };
 /// Scale layouts; values match `ScaleLayout`.

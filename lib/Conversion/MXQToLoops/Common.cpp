@@ -441,4 +441,37 @@ Value writeAlongAxis(OpBuilder &b, Location l, Value v, Value dest,
       .getResult(0);
 }
 
+Value roundTo(OpBuilder &b, Location loc, Value v, Type elt) {
+  return toF32(b, loc, fromF32(b, loc, v, elt));
+}
+
+Value saturateTo(OpBuilder &b, Location loc, Value v, Type elt) {
+  // ref: saturateToSource. NaN to +0, then round; an infinite result (or
+  // input) becomes the largest finite value of `elt` with its sign.
+  Value zero = num::f32Const(b, loc, v.getType(), 0.0f);
+  Value isNaN =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+  Value r = roundTo(b, loc, arith::SelectOp::create(b, loc, isNaN, zero, v),
+                    elt);
+  float max = elt.isF16()    ? 65504.0f
+              : elt.isBF16() ? 0x1.fep127f
+                             : std::numeric_limits<float>::max();
+  Value bits = arith::BitcastOp::create(
+      b, loc, shapedLike(v.getType(), b.getI32Type()), r);
+  Value sign = arith::AndIOp::create(
+      b, loc, bits, num::i32Const(b, loc, bits.getType(), 0x80000000));
+  Value inf = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(b, loc, bits,
+                            num::i32Const(b, loc, bits.getType(), 0x7FFFFFFF)),
+      num::i32Const(b, loc, bits.getType(), 0x7F800000));
+  Value signedMax = arith::BitcastOp::create(
+      b, loc, v.getType(),
+      arith::OrIOp::create(
+          b, loc, sign,
+          num::i32Const(b, loc, bits.getType(),
+                        int64_t(llvm::bit_cast<uint32_t>(max)))));
+  return arith::SelectOp::create(b, loc, inf, signedMax, r);
+}
+
 } // namespace mxq::loops

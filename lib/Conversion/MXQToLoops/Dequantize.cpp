@@ -55,6 +55,8 @@ struct DequantizeLowering : OpRewritePattern<dialect::DequantizeOp> {
                 b, l, value.getType(), num::scaleValue(b, l, s));
             Value y = num::canonicalizeNaN(
                 b, l, arith::MulFOp::create(b, l, value, scale));
+            if (op.getCast() == dialect::ResultCast::saturate)
+              y = saturateTo(b, l, y, resElt);
             Value out = fromF32(b, l, y, resElt);
             return {writeAlongAxis(b, l, out, iters[0], at, axis, count,
                                    inBounds)};

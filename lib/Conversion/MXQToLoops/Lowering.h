@@ -56,6 +56,10 @@ Value fromSmallFloat(OpBuilder &b, Location loc, Value v);
 /// f16/bf16 widened to f32 exactly; f32 rounded to `elt` (nearest even).
 Value toF32(OpBuilder &b, Location loc, Value v);
 Value fromF32(OpBuilder &b, Location loc, Value v, Type elt);
+/// f32 values rounded to `elt` and widened back (what a cast does).
+Value roundTo(OpBuilder &b, Location loc, Value v, Type elt);
+/// ref: saturateToSource (f32 values of `elt`, saturated; NaN to +0).
+Value saturateTo(OpBuilder &b, Location loc, Value v, Type elt);
 /// The tensor index of the scale of block `blk` per layout.
 SmallVector<Value> scaleIndex(OpBuilder &b, Location loc, ValueRange ivs,
                               int64_t axis, Value blk, Value numBlocks,

@@ -31,6 +31,12 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
     auto rounding = dialect::toSupport(op.getRounding());
     auto nanElement = dialect::toSupport(op.getNanElement());
     auto underflow = dialect::toSupport(op.getUnderflow());
+    // ref: quantize's product (rounded to bf16 with product = bf16).
+    bool bf16Product = op.getProduct() == dialect::Product::bf16;
+    auto product = [&](OpBuilder &b, Location l, Value x, Value r) -> Value {
+      Value p = arith::MulFOp::create(b, l, x, r);
+      return bf16Product ? roundTo(b, l, p, b.getBF16Type()) : p;
+    };
     auto layout = op.getScaleLayout();
 
     ReifiedRankedShapedTypeDims dims;
@@ -69,8 +75,8 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
         Value r = vector::BroadcastOp::create(
             b, l, x.getType(),
             num::blockMultiplier(b, l, amax, sByte, underflow, format));
-        return num::encodeElement(b, l, arith::MulFOp::create(b, l, x, r),
-                                  format, rounding, nanElement, native());
+        return num::encodeElement(b, l, product(b, l, x, r), format, rounding,
+                                  nanElement, native());
       }
       VectorType tile = VectorType::get({group, block}, b.getF32Type());
       x = vector::ShapeCastOp::create(b, l, tile, x);
@@ -90,8 +96,8 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
                 b, l, VectorType::get({block}, b.getF32Type()), rg),
             rows, g);
       }
-      Value code = num::encodeElement(b, l, arith::MulFOp::create(b, l, x, rows),
-                                      format, rounding, nanElement, native());
+      Value code = num::encodeElement(b, l, product(b, l, x, rows), format,
+                                      rounding, nanElement, native());
       return vector::ShapeCastOp::create(
                  b, l, VectorType::get({group * block}, b.getI32Type()), code)
           .getResult();

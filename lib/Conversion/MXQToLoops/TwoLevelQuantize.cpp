@@ -23,12 +23,6 @@ Value readLastAxisF32(OpBuilder &b, Location loc, Value source,
   return toF32(b, loc, v);
 }
 
-/// f32 values rounded to `elt` and widened back (what a cast to the input
-/// type does).
-Value roundTo(OpBuilder &b, Location loc, Value v, Type elt) {
-  return toF32(b, loc, fromF32(b, loc, v, elt));
-}
-
 /// CANN DynamicDualLevelMxQuant (ref: twoLevelQuantize): one loop nest over
 /// the 512-blocks computes the fp32 level-0 scales, a second over the
 /// 32-groups recomputes each group's temp from them and emits its E8M0 byte

@@ -34,6 +34,12 @@ const AttributeSpace &mlir::mxq::attributeSpace() {
     s.underflows = words<Underflow>(
         getMaxEnumValForUnderflow(),
         [](Underflow v) { return stringifyUnderflow(v); });
+    s.products = words<Product>(
+        getMaxEnumValForProduct(),
+        [](Product v) { return stringifyProduct(v); });
+    s.resultCasts = words<ResultCast>(
+        getMaxEnumValForResultCast(),
+        [](ResultCast v) { return stringifyResultCast(v); });
     s.divDenormals = words<DivDenormals>(
         getMaxEnumValForDivDenormals(),
         [](DivDenormals v) { return stringifyDivDenormals(v); });

@@ -204,7 +204,7 @@ QuantizeOp::getTiledImplementation(OpBuilder &b, ArrayRef<OpFoldResult> offsets,
   auto tiled = QuantizeOp::create(
       b, loc, codesType, scalesType, in, getAxis(), getBlockSize(),
       getScaleAlgorithm(), getInfPolicy(), getRounding(), getNanElement(),
-      getScaleLayout(), getUnderflow());
+      getScaleLayout(), getUnderflow(), getProduct());
   return TilingResult{{tiled},
                       SmallVector<Value>(tiled->getResults()),
                       {in.getDefiningOp()}};
@@ -259,7 +259,7 @@ DequantizeOp::getTiledImplementation(OpBuilder &b,
                         .clone(getResult().getType().getElementType());
   auto tiled =
       DequantizeOp::create(b, loc, resultType, codes, scales, getAxis(),
-                           getBlockSize(), getScaleLayout());
+                           getBlockSize(), getScaleLayout(), getCast());
   return TilingResult{{tiled},
                       {tiled.getResult()},
                       {codes.getDefiningOp(), scales.getDefiningOp()}};

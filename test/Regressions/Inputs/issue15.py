@@ -127,5 +127,56 @@ for name, entry, x, l0, l1_ieee, l1_ftz, at, y_ieee, y_ftz in D4:
                {0: ((0, at), yb), 1: (None, level0(l0)),
                 2: (None, level1(*l1))})
 
-print(f"{expect.failures} failures")
-sys.exit(1 if expect.failures else 0)
+# The cookbook files at the section's example bytes.
+examples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "..", "..", "examples", "cann")
+dmq = Expect(sys.argv[1], os.path.join(examples, "dynamic_mx_quant.mlir"),
+             os.path.join(sys.argv[3], "dmq"))
+# 10.5, scaleAlg 1, e4m3, one bf16 block: scale byte and codes.
+for values, byte, codes in (([784.0], 0x80, [0x7C]), ([1.0], 0x77, [0x78]),
+                            ([480.0], 0x80, [0x77]),
+                            ([np.inf, 1.0], 0xFF, [0x00, 0x00]),
+                            ([2.0**-130], 0x00, [0x20])):
+    dmq(f"10.5 RCEIL {values}", "dynamic_mx_quant_e4m3_nv_bf16",
+        [bf16(values, 32)],
+        {0: (None, row(codes)),
+         1: (None, np.array([[[byte, 0]]], np.uint8))})
+# 10.5 scaleAlg 0 on the D2 row: flush_le_emax, then D3: NaN-scale -> 0x00.
+dmq("10.5 OCP tiny block", "dynamic_mx_quant_e4m3_ocp_bf16",
+    [bf16([2.0**-120, -2.0**-121, 1.5 * 2.0**-125], 32)],
+    {0: (None, row([0x00, 0x80, 0x00])),
+     1: (None, np.array([[[0, 0]]], np.uint8))})
+# FP4 from bf16 multiplies in bf16: under floor a negative product below
+# 2^-134 is -0 (code 8), not -0.5.
+dmq("10.5 FP4 bf16 product, floor", "dynamic_mx_quant_e2m1_ocp_floor_bf16",
+    [bf16([2.0**10, -2.0**-130], 32)], {0: ((0, 0), 0x86)})
+
+anti = Expect(sys.argv[1], os.path.join(examples, "anti_mx_quant.mlir"),
+              os.path.join(sys.argv[3], "anti"))
+# 10.7: one block, the code in element 0; bf16 and f16 results (bits).
+for fmt, code, byte, out_bf16, out_f16 in (
+        ("e4m3", 0x7E, 0xFE, 0x7F7F, 0x7BFF),
+        ("e4m3", 0x7E, 0x8F, 0x4BE0, 0x7BFF),
+        ("e4m3", 0x38, 0xFF, 0x0000, 0x0000),
+        ("e4m3", 0x7F, 0x7F, 0x0000, 0x0000),
+        ("e4m3", 0x38, 0x00, 0x0040, 0x0000),
+        ("e2m1", 0x7, 0xFE, 0x7F80, 0x7BFF),
+        ("e2m1", 0x2, 0xFF, 0x7FC0, 0x0000),  # NaN: mxq's canonical bf16 NaN
+        ("e2m1", 0x1, 0x00, 0x0020, 0x0000)):
+    codes = fp4([code]) if fmt == "e2m1" else row([code])
+    scales = np.array([[[byte, 0]]], np.uint8)
+    want16 = np.zeros((1, 32), np.uint16)
+    want16[0, 0] = out_f16
+    wantb = np.zeros((1, 32), np.uint16)
+    wantb[0, 0] = out_bf16
+    if byte == 0xFF and out_bf16 == 0x7FC0:
+        wantb[:] = 0x7FC0  # a NaN scale makes the whole block NaN
+    anti(f"10.7 {fmt} {code:#x} scale {byte:#x} -> bf16",
+         f"anti_mx_quant_{fmt}_bf16", [codes, scales], {0: (None, wantb)})
+    anti(f"10.7 {fmt} {code:#x} scale {byte:#x} -> f16",
+         f"anti_mx_quant_{fmt}_f16", [codes, scales],
+         {0: (None, want16.view(np.float16))})
+
+failures = expect.failures + dmq.failures + anti.failures
+print(f"{failures} failures")
+sys.exit(1 if failures else 0)

@@ -20,7 +20,8 @@ namespace mlir::mxq {
 struct AttributeSpace {
   /// The words of each enum attribute, in enum order.
   std::vector<std::string> scaleAlgorithms, infPolicies, roundings,
-      nanElements, scaleLayouts, underflows, divDenormals;
+      nanElements, scaleLayouts, underflows, divDenormals, products,
+      resultCasts;
   /// MLIR spellings of the code types (every element format).
   std::vector<std::string> codeTypes;
   /// MLIR spellings of the wide float types (quantize inputs, dequantize

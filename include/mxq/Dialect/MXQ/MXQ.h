@@ -52,6 +52,9 @@ inline ::mxq::ScaleLayout toSupport(ScaleLayout v) {
 inline ::mxq::Underflow toSupport(Underflow v) {
   return static_cast<::mxq::Underflow>(v);
 }
+inline ::mxq::Product toSupport(Product v) {
+  return static_cast<::mxq::Product>(v);
+}
 inline ::mxq::DivDenormals toSupport(DivDenormals v) {
   return static_cast<::mxq::DivDenormals>(v);
 }

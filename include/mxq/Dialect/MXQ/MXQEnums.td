@@ -97,4 +97,28 @@ def MXQ_DivDenormalsAttr : EnumAttr<MXQ_Dialect, MXQ_DivDenormals,
   let assemblyFormat = "$value";
 }
 
+def MXQ_Product : I32EnumAttr<"Product",
+    "the precision of the scaled element before it is cast to its code", [
+  I32EnumAttrCase<"f32", 0>,   // fl32(x * 2^(127 - s)): OCP, PyTorch, PyPTO
+  I32EnumAttrCase<"bf16", 1>,  // rounded to bf16 first (CANN FP4 from bf16: a bf16 multiply)
+]> {
+  let cppNamespace = "::mlir::mxq";
+  let genSpecializedAttr = 0;
+}
+def MXQ_ProductAttr : EnumAttr<MXQ_Dialect, MXQ_Product, "product"> {
+  let assemblyFormat = "$value";
+}
+
+def MXQ_ResultCast : I32EnumAttr<"ResultCast",
+    "how dequantize's fp32 value becomes a value of the result type", [
+  I32EnumAttrCase<"ieee", 0>,      // nearest even; overflow to Inf, NaN stays NaN
+  I32EnumAttrCase<"saturate", 1>,  // nearest even; beyond the range (Inf too) the largest finite, NaN +0 (Ascend SAT casts)
+]> {
+  let cppNamespace = "::mlir::mxq";
+  let genSpecializedAttr = 0;
+}
+def MXQ_ResultCastAttr : EnumAttr<MXQ_Dialect, MXQ_ResultCast, "result_cast"> {
+  let assemblyFormat = "$value";
+}
+
 #endif // MXQ_ENUMS_TD

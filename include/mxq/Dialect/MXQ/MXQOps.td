@@ -73,6 +73,11 @@ def MXQ_QuantizeOp : MXQ_Op<"quantize"> {
       `flush_e0` by 0 when `E == 0` (amax below 2^-126: CANN DualLevel level
       1, DynamicMxQuantWithDualAxis), `flush_le_emax` by 0 whenever `E <=
       emax` (CANN DynamicMxQuant). Flushed elements become +-0.
+    * `product` (default `f32`): the scaled element `x * 2^(127 - s)` is
+      an fp32 product (`f32`), or that product rounded to bf16 (nearest even)
+      before its code is taken (`bf16`: CANN DynamicMxQuant's FP4 path on
+      bf16 input multiplies in bf16; it changes a code only for products
+      below 2^-126, e.g. -0 rather than -0.5 under `rounding = floor`).
     * `scale_layout`: `linear` (the grid with `axis` divided into blocks),
       `swizzle_32_4_4` (cuBLAS 1D block-scaling layout over the last two axes,
       rows padded to 128 and scale columns to 4, padding bytes 0x00, shape
@@ -110,14 +115,16 @@ def MXQ_QuantizeOp : MXQ_Op<"quantize"> {
     DefaultValuedAttr<MXQ_RoundingAttr, "Rounding::rne">:$rounding,
     DefaultValuedAttr<MXQ_NanElementAttr, "NanElement::max">:$nan_element,
     DefaultValuedAttr<MXQ_ScaleLayoutAttr, "ScaleLayout::linear">:$scale_layout,
-    DefaultValuedAttr<MXQ_UnderflowAttr, "Underflow::keep">:$underflow
+    DefaultValuedAttr<MXQ_UnderflowAttr, "Underflow::keep">:$underflow,
+    DefaultValuedAttr<MXQ_ProductAttr, "Product::f32">:$product
   );
   let results = (outs MXQ_CodeTensor:$codes, MXQ_ScaleTensor:$scales);
   let assemblyFormat = [{
     $input `axis` `=` $axis (`block` `=` $block_size^)?
     `scale` `=` `` $scale_algorithm (`inf` `=` `` $inf_policy^)?
     (`rounding` `=` `` $rounding^)? (`nan_element` `=` `` $nan_element^)?
-    (`underflow` `=` `` $underflow^)? (`layout` `=` `` $scale_layout^)?
+    (`underflow` `=` `` $underflow^)? (`product` `=` `` $product^)?
+    (`layout` `=` `` $scale_layout^)?
     attr-dict `:` type($input) `->` type($codes) `,` type($scales)
   }];
   let hasVerifier = 1;
@@ -132,7 +139,11 @@ def MXQ_DequantizeOp : MXQ_Op<"dequantize"> {
   let description = [{
     The inverse of `mxq.quantize`: every element becomes
     `decode(code) * 2^(s - 127)` computed in fp32 (NaN where `s = 0xFF` or the
-    code is NaN), rounded to nearest even to the result type.
+    code is NaN), rounded to nearest even to the result type. With `cast =
+    saturate` (CANN AntiMxQuant's SAT casts) a value beyond the result
+    type's range, infinities included, becomes its largest finite value of
+    that sign, and NaN becomes +0; `ieee` (the default) keeps IEEE overflow
+    and NaN.
 
     Constraints:
     (C1) `0 <= axis < rank(codes)`.
@@ -151,12 +162,13 @@ def MXQ_DequantizeOp : MXQ_Op<"dequantize"> {
     MXQ_ScaleTensor:$scales,
     I64Attr:$axis,
     DefaultValuedAttr<I64Attr, "32">:$block_size,
-    DefaultValuedAttr<MXQ_ScaleLayoutAttr, "ScaleLayout::linear">:$scale_layout
+    DefaultValuedAttr<MXQ_ScaleLayoutAttr, "ScaleLayout::linear">:$scale_layout,
+    DefaultValuedAttr<MXQ_ResultCastAttr, "ResultCast::ieee">:$cast
   );
   let results = (outs MXQ_SourceTensor:$result);
   let assemblyFormat = [{
     $codes `,` $scales `axis` `=` $axis (`block` `=` $block_size^)?
-    (`layout` `=` `` $scale_layout^)?
+    (`layout` `=` `` $scale_layout^)? (`cast` `=` `` $cast^)?
     attr-dict `:` type($codes) `,` type($scales) `->` type($result)
   }];
   let hasVerifier = 1;
