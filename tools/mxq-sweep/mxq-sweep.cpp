@@ -62,6 +62,12 @@ static cl::opt<std::string> shard(
     cl::desc("I/N: run only the combinations whose index is I modulo N"));
 static cl::opt<bool> printTable("print-table", cl::cat(category),
                                 cl::desc("print the attribute table and exit"));
+static cl::opt<unsigned> strength(
+    "strength", cl::init(0), cl::cat(category),
+    cl::desc("run a covering set: every combination of N attribute values "
+             "(types and shape modes included) that the verifiers accept "
+             "together, at least once; 2 (pairs) or 3 (triples: the full "
+             "sweep of scripts/sweep.sh). 0: the whole product"));
 static cl::opt<bool> listOnly(
     "list", cl::cat(category),
     cl::desc("count the combinations the verifiers accept, run nothing"));
@@ -87,6 +93,38 @@ struct Case {
   std::function<std::string(const std::vector<Arg> &)> text;
   std::vector<std::vector<Arg>> runs;
 };
+
+/// How a case's shapes are given: dynamic (run on aligned, ragged and
+/// size-1 data), or static ragged, or static size-1.
+std::string modeLabel(int mode) {
+  return mode == 0 ? " (dynamic)" : mode == 1 ? " (static ragged)"
+                                              : " (static size-1)";
+}
+
+/// The features of a case for pairwise coverage: "family:name=value" for
+/// every attribute word, and the family with each word of its types and
+/// shape mode.
+std::vector<std::string> features(const Case &c) {
+  std::vector<std::string> out;
+  llvm::SmallVector<llvm::StringRef> words;
+  llvm::StringRef(c.attrs).split(words, ' ', -1, false);
+  bool types = false;
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (words[i] == ":") {
+      types = true;
+      continue;
+    }
+    if (!types && i + 2 < words.size() && words[i + 1] == "=") {
+      out.push_back(c.family + ":" + words[i].str() + "=" +
+                    words[i + 2].str());
+      i += 2;
+    } else if (types) {
+      out.push_back(c.family + ":t" + std::to_string(i) + "=" +
+                    words[i].str());
+    }
+  }
+  return out;
+}
 
 std::string dims(const Shape &s, bool dynamic, size_t keepStatic = 0) {
   std::string out;
@@ -140,6 +178,7 @@ std::vector<Case> enumerate() {
           for (const auto &rnd : t.roundings)
             for (const auto &nan : t.nanElements)
              for (const auto &under : t.underflows)
+             for (const auto &prod : t.products)
               for (const auto &layout : t.scaleLayouts)
                 for (int64_t block : t.sweptBlocks)
                   for (int64_t rank = 1; rank <= 3; ++rank)
@@ -155,6 +194,7 @@ std::vector<Case> enumerate() {
                                           attr("rounding", rnd) +
                                           attr("nan_element", nan) +
                                           attr("underflow", under) +
+                                          attr("product", prod) +
                                           attr("layout", layout);
                           c.dynamic = mode == 0;
                           std::vector<Shape> shapes = runShapes(rank, axis, block);
@@ -163,7 +203,7 @@ std::vector<Case> enumerate() {
                           else if (mode == 2)
                             shapes = {shapes[2]};
                           c.attrs = a + " : " + src + " -> " + code +
-                                    (c.dynamic ? " (dynamic)" : " (static)");
+                                    modeLabel(mode);
                           for (const Shape &s : shapes)
                             c.runs.push_back({{Data::Source, src, s}});
                           bool dyn = c.dynamic;
@@ -189,6 +229,7 @@ std::vector<Case> enumerate() {
 
   if (wanted("dequantize"))
     for (const auto &code : t.codeTypes)
+     for (const auto &cast : t.resultCasts)
       for (const auto &layout : t.scaleLayouts)
         for (int64_t block : t.sweptBlocks)
           for (int64_t rank = 1; rank <= 3; ++rank)
@@ -199,10 +240,11 @@ std::vector<Case> enumerate() {
                   c.family = "dequantize";
                   std::string a = "axis = " + std::to_string(axis) +
                                   attr("block", std::to_string(block)) +
-                                  attr("layout", layout);
+                                  attr("layout", layout) +
+                                  attr("cast", cast);
                   c.dynamic = mode == 0;
                   c.attrs = a + " : " + code + " -> " + out +
-                            (c.dynamic ? " (dynamic)" : " (static)");
+                            modeLabel(mode);
                   ::mxq::ScaleLayout l = layoutOf(layout);
                   std::vector<Shape> shapes = runShapes(rank, axis, block);
                   if (mode)
@@ -248,7 +290,7 @@ std::vector<Case> enumerate() {
                     c.dynamic = mode == 0;
                     c.attrs = a + " : rank " + std::to_string(rank) + " " +
                               src + " -> " + code +
-                              (c.dynamic ? " (dynamic)" : " (static)");
+                              modeLabel(mode);
                     std::vector<Shape> shapes;
                     Shape b(rank - 2, 2);
                     for (auto mk : {std::pair<int64_t, int64_t>{64, 96},
@@ -297,7 +339,7 @@ std::vector<Case> enumerate() {
                 c.dynamic = mode == 0;
                 c.attrs = std::string(smooth ? "smooth" : "") + a + " : rank " +
                           std::to_string(rank) + " " + src +
-                          (c.dynamic ? " (dynamic)" : " (static)");
+                          modeLabel(mode);
                 std::vector<Shape> shapes;
                 for (int64_t n : {1024, 530, 2}) {
                   Shape x(rank - 1, n == 2 ? 1 : 3);
@@ -359,7 +401,7 @@ std::vector<Case> enumerate() {
                                            : "");
                 c.dynamic = mode == 0;
                 c.attrs = a + " : rank " + std::to_string(rank) + " " + src +
-                          (c.dynamic ? " (dynamic)" : " (static)");
+                          modeLabel(mode);
                 std::vector<Shape> shapes = {Shape(rank, 4), Shape(rank, 3),
                                              Shape(rank, 1)};
                 shapes[0].back() = 64;
@@ -534,6 +576,8 @@ int main(int argc, char **argv) {
     list("layout", table.scaleLayouts);
     list("underflow", table.underflows);
     list("div_denormals", table.divDenormals);
+    list("product", table.products);
+    list("cast", table.resultCasts);
     list("codes", table.codeTypes);
     list("sources", table.sourceTypes);
     llvm::outs() << "block: multiples of " << table.blockQuantum << " up to "
@@ -565,6 +609,17 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
+  if (strength != 0 && strength != 2 && strength != 3) {
+    llvm::errs() << "mxq-sweep: error: --strength is 2 or 3 (or 0 for the "
+                    "whole product), but it is "
+                 << strength << "\n";
+    return 1;
+  }
+  if (strength && sample) {
+    llvm::errs() << "mxq-sweep: error: --strength and --sample exclude each "
+                    "other\n";
+    return 1;
+  }
   if (sample < 0) {
     llvm::errs() << "mxq-sweep: error: --sample cannot be negative\n";
     return 1;
@@ -586,10 +641,11 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < order.size(); ++i)
     order[i] = i;
   std::mt19937_64 drawRng(seed);
-  if (sample > 0)
+  if (sample > 0 || strength)
     std::shuffle(order.begin(), order.end(), drawRng);
 
   int64_t accepted = 0, rejected = 0, runs = 0, failures = 0;
+  std::set<std::string> covered; // pairs of features run (with --pairwise)
   std::map<std::string, int64_t> perFamily;
   for (size_t idx : order) {
     if (int64_t(idx) % shardCount != shardIndex)
@@ -597,6 +653,28 @@ int main(int argc, char **argv) {
     const Case &c = cases[idx];
     if (sample > 0 && perFamily[c.family] >= sample)
       continue; // this family has its share of the draw
+    std::vector<std::string> pairs;
+    if (strength) {
+      // Only a case that covers a combination not yet covered is worth
+      // running.
+      std::vector<std::string> f = features(c);
+      size_t n = f.size();
+      auto consider = [&](const std::string &key) {
+        if (!covered.count(key))
+          pairs.push_back(key);
+      };
+      for (size_t a = 0; a < n; ++a)
+        for (size_t b = a + 1; b < n; ++b) {
+          if (strength == 2) {
+            consider(f[a] + "|" + f[b]);
+            continue;
+          }
+          for (size_t d = b + 1; d < n; ++d)
+            consider(f[a] + "|" + f[b] + "|" + f[d]);
+        }
+      if (pairs.empty())
+        continue;
+    }
     // The verifiers decide what is swept.
     std::string text = c.text(c.runs[0]);
     OwningOpRef<ModuleOp> module;
@@ -611,6 +689,7 @@ int main(int argc, char **argv) {
     }
     ++accepted;
     ++perFamily[c.family];
+    covered.insert(pairs.begin(), pairs.end());
     if (listOnly)
       continue;
     auto report = [&](const std::string &what) {
@@ -696,6 +775,9 @@ int main(int argc, char **argv) {
   }
   llvm::outs() << "mxq-sweep: " << accepted << " combinations accepted by the "
                << "verifiers (" << rejected << " rejected)";
+  if (strength)
+    llvm::outs() << ", covering " << covered.size() << " combinations of "
+                 << strength << " values";
   for (auto &[f, n] : perFamily)
     llvm::outs() << ", " << f << " " << n;
   llvm::outs() << "\n";
