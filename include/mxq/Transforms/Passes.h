@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
 
 namespace mxq {
 
@@ -21,6 +22,11 @@ namespace mxq {
 llvm::LogicalResult tileMXQOp(mlir::RewriterBase &rewriter,
                               mlir::TilingInterface op,
                               llvm::ArrayRef<int64_t> tileSizes, bool forall);
+
+/// Adds what every target runs after convert-mxq-to-loops: canonicalization,
+/// CSE, empty-tensor elimination and one-shot bufferization of whole
+/// functions (results returned as allocations of identity layout).
+void addMXQBufferizationPasses(mlir::OpPassManager &pm);
 
 /// Patterns of mxq-materialize-scale-layout.
 void populateMaterializeScaleLayoutPatterns(mlir::RewritePatternSet &patterns);

@@ -36,18 +36,7 @@ void mxq::buildCPUPipeline(OpPassManager &pm,
   tile.tileSizes.assign(tileSizes.begin(), tileSizes.end());
   pm.addNestedPass<func::FuncOp>(createMXQTile(tile));
   pm.addPass(createConvertMXQToLoops());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  // Bufferization: results returned as allocations of identity layout.
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  pm.addPass(createCanonicalizerPass());
+  addMXQBufferizationPasses(pm);
   // Loops and vectors down to what the LLVM conversions take.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createForallToForLoopPass());

@@ -53,17 +53,7 @@ void mxq::buildGPUPipeline(OpPassManager &pm,
   loops.chip = options.chip;
   loops.ptx = version;
   pm.addPass(nvvm::createConvertMXQToLoopsNVVM(loops));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  pm.addPass(createCanonicalizerPass());
+  addMXQBufferizationPasses(pm);
   // Block loops to threads: 128 blocks (along the innermost loop) a thread
   // block.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
