@@ -151,6 +151,27 @@ dmq("10.5 OCP tiny block", "dynamic_mx_quant_e4m3_ocp_bf16",
 dmq("10.5 FP4 bf16 product, floor", "dynamic_mx_quant_e2m1_ocp_floor_bf16",
     [bf16([2.0**10, -2.0**-130], 32)], {0: ((0, 0), 0x86)})
 
+# 10.6: a 32 x 64 bf16 block of ones with x[3, 3] = NaN, e4m3: row 3's
+# first row block and column 3's block get scale FF and codes 00; the rest
+# 1.0 * 2^8 = code 78 with scale byte 127 - 8.
+dual = Expect(sys.argv[1],
+              os.path.join(examples, "dynamic_mx_quant_with_dual_axis.mlir"),
+              os.path.join(sys.argv[3], "dual"))
+x = np.ones((32, 64), np.float32)
+x[3, 3] = np.nan
+y1 = np.full((32, 64), 0x78, np.uint8)
+y1[3, :32] = 0
+s1 = np.full((32, 1, 2), 119, np.uint8)
+s1[3, 0, 0] = 0xFF
+y2 = np.full((32, 64), 0x78, np.uint8)
+y2[:, 3] = 0
+s2 = np.zeros((1, 64, 2), np.uint8)
+s2[0, :, 0] = 119
+s2[0, 3, 0] = 0xFF
+dual("10.6 dual axis, x[3,3] = NaN", "dynamic_mx_quant_with_dual_axis_e4m3_bf16",
+     [bf16(list(x.ravel()), 32 * 64).reshape(32, 64)],
+     {0: (None, y1), 1: (None, s1), 2: (None, y2), 3: (None, s2)})
+
 anti = Expect(sys.argv[1], os.path.join(examples, "anti_mx_quant.mlir"),
               os.path.join(sys.argv[3], "anti"))
 # 10.7: one block, the code in element 0; bf16 and f16 results (bits).
@@ -177,6 +198,6 @@ for fmt, code, byte, out_bf16, out_f16 in (
          f"anti_mx_quant_{fmt}_f16", [codes, scales],
          {0: (None, want16.view(np.float16))})
 
-failures = expect.failures + dmq.failures + anti.failures
+failures = expect.failures + dmq.failures + dual.failures + anti.failures
 print(f"{failures} failures")
 sys.exit(1 if failures else 0)
