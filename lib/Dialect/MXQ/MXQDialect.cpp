@@ -28,6 +28,55 @@ static_assert(static_cast<uint32_t>(NanElement::zero) ==
 static_assert(static_cast<uint32_t>(ScaleLayout::pairs) ==
               static_cast<uint32_t>(::mxq::ScaleLayout::Pairs));
 
+//===----------------------------------------------------------------------===//
+// Enum attributes: one word each (printed after a space, as the op formats
+// expect), and a parse error that names the attribute and lists its words
+// rather than the C++ enum type.
+//===----------------------------------------------------------------------===//
+
+template <typename Attr, typename Enum>
+static Attribute parseWord(AsmParser &parser, StringRef what,
+                           std::optional<Enum> (*symbolize)(StringRef),
+                           StringRef (*stringify)(Enum), uint32_t max) {
+  std::string words;
+  for (uint32_t v = 0; v <= max; ++v)
+    words += (v ? ", " : "") + stringify(static_cast<Enum>(v)).str();
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef word;
+  if (failed(parser.parseOptionalKeyword(&word))) {
+    parser.emitError(loc) << "expected a word for " << what << " (one of "
+                          << words << ")";
+    return {};
+  }
+  std::optional<Enum> value = symbolize(word);
+  if (!value) {
+    parser.emitError(loc) << "'" << word << "' is not a word for " << what
+                          << "; expected one of " << words;
+    return {};
+  }
+  return Attr::get(parser.getContext(), *value);
+}
+
+#define MXQ_ENUM_WORDS(Enum, what)                                             \
+  Attribute Enum##Attr::parse(AsmParser &parser, Type) {                       \
+    return parseWord<Enum##Attr, Enum>(parser, what, symbolize##Enum,          \
+                                       stringify##Enum,                        \
+                                       getMaxEnumValFor##Enum());              \
+  }                                                                            \
+  void Enum##Attr::print(AsmPrinter &printer) const {                          \
+    printer << ' ' << stringify##Enum(getValue());                             \
+  }
+MXQ_ENUM_WORDS(ScaleAlgorithm, "scale")
+MXQ_ENUM_WORDS(InfPolicy, "inf")
+MXQ_ENUM_WORDS(Rounding, "rounding")
+MXQ_ENUM_WORDS(NanElement, "nan_element")
+MXQ_ENUM_WORDS(ScaleLayout, "layout")
+MXQ_ENUM_WORDS(Underflow, "underflow")
+MXQ_ENUM_WORDS(DivDenormals, "div_denormals")
+MXQ_ENUM_WORDS(Product, "product")
+MXQ_ENUM_WORDS(ResultCast, "cast")
+#undef MXQ_ENUM_WORDS
+
 void MXQDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST

@@ -109,8 +109,7 @@ func.func @underflow_needs_floor(%x: tensor<4x64xf32>) {
 // -----
 
 func.func @underflow_unknown_word(%x: tensor<4x64xf32>) {
-  // expected-error @+2 {{expected ::mlir::mxq::Underflow to be one of: keep, flush_e0, flush_le_emax}}
-  // expected-error @+1 {{failed to parse MXQ_UnderflowAttr parameter 'value' which is to be a `::mlir::mxq::Underflow`}}
+  // expected-error @+1 {{'flush' is not a word for underflow; expected one of keep, flush_e0, flush_le_emax}}
   %q, %s = mxq.quantize %x axis = 1 scale = floor underflow = flush : tensor<4x64xf32> -> tensor<4x64xf8E5M2>, tensor<4x2xf8E8M0FNU>
   return
 }
@@ -142,9 +141,24 @@ func.func @scale_type_not_e8m0(%x: tensor<4x64xf32>) {
 // -----
 
 func.func @unknown_algorithm(%x: tensor<4x64xf32>) {
-  // expected-error @+2 {{expected ::mlir::mxq::ScaleAlgorithm to be one of: floor, rceil, ceil, even}}
-  // expected-error @+1 {{failed to parse}}
+  // expected-error @+1 {{'nearest' is not a word for scale; expected one of floor, rceil, ceil, even}}
   %q, %s = mxq.quantize %x axis = 1 scale = nearest : tensor<4x64xf32> -> tensor<4x64xf8E4M3FN>, tensor<4x2xf8E8M0FNU>
+  return
+}
+
+// -----
+
+func.func @enum_not_a_word(%x: tensor<4x64xf32>) {
+  // expected-error @+1 {{expected a word for rounding (one of rne, away, floor)}}
+  %q, %s = mxq.quantize %x axis = 1 scale = floor rounding = 3 : tensor<4x64xf32> -> tensor<4x64xf4E2M1FN>, tensor<4x2xf8E8M0FNU>
+  return
+}
+
+// -----
+
+func.func @generic_form_words(%x: tensor<4x64xf32>) {
+  // expected-error @+1 {{'sideways' is not a word for layout; expected one of linear, swizzle_32_4_4, pairs}}
+  %q:2 = "mxq.quantize"(%x) <{axis = 1 : i64, scale_algorithm = #mxq<scale_algorithm floor>, scale_layout = #mxq<scale_layout sideways>}> : (tensor<4x64xf32>) -> (tensor<4x64xf8E4M3FN>, tensor<4x2xf8E8M0FNU>)
   return
 }
 

@@ -17,7 +17,8 @@ def MXQ_ScaleAlgorithm : I32EnumAttr<"ScaleAlgorithm",
 }
 def MXQ_ScaleAlgorithmAttr : EnumAttr<MXQ_Dialect, MXQ_ScaleAlgorithm,
                                       "scale_algorithm"> {
-  let assemblyFormat = "$value";
+  let assemblyFormat = ?;
+  let hasCustomAssemblyFormat = 1;
 }
 
 def MXQ_InfPolicy : I32EnumAttr<"InfPolicy",
@@ -30,7 +31,8 @@ def MXQ_InfPolicy : I32EnumAttr<"InfPolicy",
   let genSpecializedAttr = 0;
 }
 def MXQ_InfPolicyAttr : EnumAttr<MXQ_Dialect, MXQ_InfPolicy, "inf_policy"> {
-  let assemblyFormat = "$value";
+  let assemblyFormat = ?;
+  let hasCustomAssemblyFormat = 1;
 }
 
 def MXQ_Rounding : I32EnumAttr<"Rounding",
@@ -43,7 +45,8 @@ def MXQ_Rounding : I32EnumAttr<"Rounding",
   let genSpecializedAttr = 0;
 }
 def MXQ_RoundingAttr : EnumAttr<MXQ_Dialect, MXQ_Rounding, "rounding"> {
-  let assemblyFormat = "$value";
+  let assemblyFormat = ?;
+  let hasCustomAssemblyFormat = 1;
 }
 
 def MXQ_NanElement : I32EnumAttr<"NanElement",
@@ -55,7 +58,8 @@ def MXQ_NanElement : I32EnumAttr<"NanElement",
   let genSpecializedAttr = 0;
 }
 def MXQ_NanElementAttr : EnumAttr<MXQ_Dialect, MXQ_NanElement, "nan_element"> {
-  let assemblyFormat = "$value";
+  let assemblyFormat = ?;
+  let hasCustomAssemblyFormat = 1;
 }
 
 def MXQ_ScaleLayout : I32EnumAttr<"ScaleLayout",
@@ -68,7 +72,8 @@ def MXQ_ScaleLayout : I32EnumAttr<"ScaleLayout",
   let genSpecializedAttr = 0;
 }
 def MXQ_ScaleLayoutAttr : EnumAttr<MXQ_Dialect, MXQ_ScaleLayout, "scale_layout"> {
-  let assemblyFormat = "$value";
+  let assemblyFormat = ?;
+  let hasCustomAssemblyFormat = 1;
 }
 
 def MXQ_Underflow : I32EnumAttr<"Underflow",
@@ -81,7 +86,8 @@ def MXQ_Underflow : I32EnumAttr<"Underflow",
   let genSpecializedAttr = 0;
 }
 def MXQ_UnderflowAttr : EnumAttr<MXQ_Dialect, MXQ_Underflow, "underflow"> {
-  let assemblyFormat = "$value";
+  let assemblyFormat = ?;
+  let hasCustomAssemblyFormat = 1;
 }
 
 def MXQ_DivDenormals : I32EnumAttr<"DivDenormals",
@@ -94,7 +100,8 @@ def MXQ_DivDenormals : I32EnumAttr<"DivDenormals",
 }
 def MXQ_DivDenormalsAttr : EnumAttr<MXQ_Dialect, MXQ_DivDenormals,
                                     "div_denormals"> {
-  let assemblyFormat = "$value";
+  let assemblyFormat = ?;
+  let hasCustomAssemblyFormat = 1;
 }
 
 def MXQ_Product : I32EnumAttr<"Product",
@@ -106,7 +113,8 @@ def MXQ_Product : I32EnumAttr<"Product",
   let genSpecializedAttr = 0;
 }
 def MXQ_ProductAttr : EnumAttr<MXQ_Dialect, MXQ_Product, "product"> {
-  let assemblyFormat = "$value";
+  let assemblyFormat = ?;
+  let hasCustomAssemblyFormat = 1;
 }
 
 def MXQ_ResultCast : I32EnumAttr<"ResultCast",
@@ -118,7 +126,8 @@ def MXQ_ResultCast : I32EnumAttr<"ResultCast",
   let genSpecializedAttr = 0;
 }
 def MXQ_ResultCastAttr : EnumAttr<MXQ_Dialect, MXQ_ResultCast, "result_cast"> {
-  let assemblyFormat = "$value";
+  let assemblyFormat = ?;
+  let hasCustomAssemblyFormat = 1;
 }
 
 #endif // MXQ_ENUMS_TD
