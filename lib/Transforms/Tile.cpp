@@ -49,8 +49,17 @@ LogicalResult(::mxq::tileMXQOp)(RewriterBase &rewriter, TilingInterface op,
   if (failed(tiled))
     return op->emitOpError() << "could not be tiled";
   for (OpResult result : op->getResults())
-    if (Value r = tiled->replacements.lookup(result))
+    if (Value r = tiled->replacements.lookup(result)) {
+      // The tiled loop may know a static type the op's result does not
+      // state (a dynamic result of a static input): users keep the op's.
+      if (r.getType() != result.getType()) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointAfterValue(r);
+        r = tensor::CastOp::create(rewriter, op->getLoc(), result.getType(),
+                                   r);
+      }
       rewriter.replaceAllUsesWith(result, r);
+    }
   if (op->use_empty())
     rewriter.eraseOp(op);
   return success();

@@ -441,6 +441,18 @@ Value writeAlongAxis(OpBuilder &b, Location l, Value v, Value dest,
       .getResult(0);
 }
 
+void replaceWithResultTypes(PatternRewriter &rw, Operation *op,
+                            ValueRange values) {
+  SmallVector<Value> cast;
+  for (auto [v, result] : llvm::zip(values, op->getResults()))
+    cast.push_back(v.getType() == result.getType()
+                       ? v
+                       : tensor::CastOp::create(rw, op->getLoc(),
+                                                result.getType(), v)
+                             .getResult());
+  rw.replaceOp(op, cast);
+}
+
 Value roundTo(OpBuilder &b, Location loc, Value v, Type elt) {
   return toF32(b, loc, fromF32(b, loc, v, elt));
 }

@@ -64,7 +64,7 @@ struct DequantizeLowering : OpRewritePattern<dialect::DequantizeOp> {
           return splitOnWholeBlock(b, l, size, k0, block, emit);
         });
     markParallel(nest);
-    rw.replaceOp(op, nest.results);
+    replaceWithResultTypes(rw, op, nest.results);
     return success();
   }
 };
@@ -108,7 +108,7 @@ struct ConvertScaleLayoutLowering
               scaleIndex(b, l, ivs, axis, blk, numBlocks, op.getTo()))};
         });
     markParallel(nest);
-    rw.replaceOp(op, nest.results);
+    replaceWithResultTypes(rw, op, nest.results);
     return success();
   }
 };

@@ -169,7 +169,7 @@ struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
           return scf::ValueVector(ifOp.getResults().begin(), ifOp.getResults().end());
         });
     markParallel(nest);
-    rw.replaceOp(op, nest.results);
+    replaceWithResultTypes(rw, op, nest.results);
     return success();
   }
 };
@@ -209,11 +209,19 @@ struct DualQuantizeLowering : NumericsPattern<dialect::DualQuantizeOp> {
     for (int64_t d = 0; d < rank; ++d)
       perm.push_back(d);
     std::swap(perm[rank - 1], perm[rank - 2]);
+    // linalg.transpose wants input and init shapes to agree where known.
+    auto initType = cast<RankedTensorType>(init.getType());
+    SmallVector<int64_t> inShape(initType.getShape());
+    std::swap(inShape[rank - 1], inShape[rank - 2]);
+    Value colCodes = cols.getCodes();
+    auto inType = RankedTensorType::get(inShape, initType.getElementType());
+    if (colCodes.getType() != inType)
+      colCodes = tensor::CastOp::create(rw, loc, inType, colCodes);
     Value transposed =
-        linalg::TransposeOp::create(rw, loc, cols.getCodes(), init, perm)
+        linalg::TransposeOp::create(rw, loc, colCodes, init, perm)
             .getResult()[0];
     transposed = tensor::CastOp::create(rw, loc, codes1Type, transposed);
-    rw.replaceOp(op, {rows.getCodes(), rows.getScales(), transposed,
+    replaceWithResultTypes(rw, op, {rows.getCodes(), rows.getScales(), transposed,
                       cols.getScales()});
     return success();
   }

@@ -43,7 +43,7 @@ replaceByElementwise(Operation *op, PatternRewriter &rw, ValueRange data,
       [&](OpBuilder &b, Location l, ValueRange args) {
         linalg::YieldOp::create(b, l, body(b, l, args));
       });
-  rw.replaceOp(op, generic.getResults());
+  replaceWithResultTypes(rw, op, generic.getResults());
   return success();
 }
 

@@ -103,6 +103,12 @@ Value writeAlongAxis(OpBuilder &b, Location l, Value v, Value dest,
                      ArrayRef<Value> at, int64_t axis, Value count,
                      bool inBounds);
 
+/// Replaces `op` by `values`, each cast (tensor.cast) to the op's result
+/// type where the lowering built a more static one (a dynamic result type
+/// of a static input).
+void replaceWithResultTypes(PatternRewriter &rw, Operation *op,
+                            ValueRange values);
+
 /// The patterns of each op family.
 void populateQuantizeLowering(RewritePatternSet &patterns,
                               std::shared_ptr<const num::NativeConverts> native);

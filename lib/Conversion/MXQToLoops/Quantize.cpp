@@ -194,7 +194,7 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
           return SmallVector<Value>(ifOp.getResults());
         });
     markParallel(nest);
-    rw.replaceOp(op, nest.results);
+    replaceWithResultTypes(rw, op, nest.results);
     return success();
   }
 };

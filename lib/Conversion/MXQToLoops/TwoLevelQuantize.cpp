@@ -212,7 +212,7 @@ struct TwoLevelQuantizeLowering
           return splitOnWholeBlock(b, l, n, k0, kL1, emit);
         });
     markParallel(nest1);
-    rw.replaceOp(op, {nest1.results[0], level0, nest1.results[1]});
+    replaceWithResultTypes(rw, op, {nest1.results[0], level0, nest1.results[1]});
     return success();
   }
 };
