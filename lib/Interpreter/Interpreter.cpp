@@ -50,7 +50,9 @@ static bool isByteType(Type t) {
   return dialect::getElementFormat(t).has_value() || isa<Float8E8M0FNUType>(t);
 }
 
-std::string npyDescrFor(Type t) {
+/// The .npy dtype that carries tensors of `t` (see README), or "" for a type
+/// the interpreter does not move.
+static std::string npyDescrFor(Type t) {
   // The interpreter moves the wide float types and the one-byte codes and
   // scales (see ElementTypes.h for the dtypes).
   if (!t.isF32() && !t.isF16() && !t.isBF16() && !isByteType(t))

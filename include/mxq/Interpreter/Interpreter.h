@@ -19,10 +19,6 @@
 
 namespace mxq {
 
-/// The .npy dtype that carries tensors of `elementType` (see README), or ""
-/// for a type the interpreter does not move.
-std::string npyDescrFor(mlir::Type elementType);
-
 /// Converts the .npy contents of argument `index` of type `type` into a
 /// tensor in memory (FP4 codes unpacked to one per byte); false and a
 /// sentence in `error` if the file does not fit the type (dtype, rank, a

@@ -30,12 +30,7 @@ struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
     auto inType = op.getInput().getType();
     int64_t rank = inType.getRank();
     Type scaleElt = op.getScales0().getType().getElementType();
-    ::mxq::ElementFormat format = *dialect::getElementFormat(codeElt);
-    auto algorithm = dialect::toSupport(op.getScaleAlgorithm());
-    auto inf = dialect::toSupport(op.getInfPolicy());
-    auto rounding = dialect::toSupport(op.getRounding());
-    auto nanElement = dialect::toSupport(op.getNanElement());
-    auto underflow = dialect::toSupport(op.getUnderflow());
+    BlockPolicies policies = BlockPolicies::of(op, codeElt);
 
     ReifiedRankedShapedTypeDims dims;
     if (failed(resultSizes(op, rw, dims)))
@@ -95,14 +90,14 @@ struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
           // of both orientations are one computation after CSE).
           auto quantize = [&](int64_t dim, Value &s) {
             Value amax = num::blockAmax(b, l, x, {dim == 0, dim == 1});
-            s = num::scaleByte(b, l, amax, algorithm, inf, format, native());
-            Value r = vector::BroadcastOp::create(
-                b, l, x.getType(),
-                num::blockMultiplier(b, l, amax, s, underflow, format));
+            Value mult;
+            std::tie(s, mult) =
+                policies.scaleAndMultiplier(b, l, amax, native());
+            Value r = vector::BroadcastOp::create(b, l, x.getType(), mult);
             if (dim == 1) // row scales: r[i][j] = scale of row i
               r = vector::TransposeOp::create(b, l, r, ArrayRef<int64_t>{1, 0});
             Value y = arith::MulFOp::create(b, l, x, r);
-            return num::encodeElement(b, l, y, format, rounding, nanElement, native());
+            return policies.encode(b, l, y, native());
           };
           // The scales of `count` lines starting at `first`, at their
           // swizzled offsets: static lanes (no dynamic vector indexing, which

@@ -24,6 +24,8 @@
 #include "mlir/IR/PatternMatch.h"
 
 #include <memory>
+#include <tuple>
+#include <utility>
 
 namespace mxq::loops {
 using namespace mlir;
@@ -102,6 +104,41 @@ Value readAlongAxis(OpBuilder &b, Location l, Value source,
 Value writeAlongAxis(OpBuilder &b, Location l, Value v, Value dest,
                      ArrayRef<Value> at, int64_t axis, Value count,
                      bool inBounds);
+
+/// What a quantizing op (quantize, dual_quantize) asks of each block.
+struct BlockPolicies {
+  ::mxq::ElementFormat format;
+  ::mxq::ScaleAlgorithm algorithm;
+  ::mxq::InfPolicy inf;
+  ::mxq::Rounding rounding;
+  ::mxq::NanElement nanElement;
+  ::mxq::Underflow underflow;
+
+  template <typename Op>
+  static BlockPolicies of(Op op, Type codeType) {
+    return {*dialect::getElementFormat(codeType),
+            dialect::toSupport(op.getScaleAlgorithm()),
+            dialect::toSupport(op.getInfPolicy()),
+            dialect::toSupport(op.getRounding()),
+            dialect::toSupport(op.getNanElement()),
+            dialect::toSupport(op.getUnderflow())};
+  }
+
+  /// The scale byte(s) of blocks of absolute maximum `amax` (f32 scalar or
+  /// vector) and the multiplier(s) of their elements (ref: quantize).
+  std::pair<Value, Value> scaleAndMultiplier(
+      OpBuilder &b, Location l, Value amax,
+      const num::NativeConverts *native) const {
+    Value s = num::scaleByte(b, l, amax, algorithm, inf, format, native);
+    return {s, num::blockMultiplier(b, l, amax, s, underflow, format)};
+  }
+
+  /// The codes of scaled elements `y`.
+  Value encode(OpBuilder &b, Location l, Value y,
+               const num::NativeConverts *native) const {
+    return num::encodeElement(b, l, y, format, rounding, nanElement, native);
+  }
+};
 
 /// Replaces `op` by `values`, each cast (tensor.cast) to the op's result
 /// type where the lowering built a more static one (a dynamic result type

@@ -25,12 +25,7 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
     int64_t block = op.getBlockSize();
     Type codeElt = op.getCodes().getType().getElementType();
     Type scaleElt = op.getScales().getType().getElementType();
-    ::mxq::ElementFormat format = *dialect::getElementFormat(codeElt);
-    auto algorithm = dialect::toSupport(op.getScaleAlgorithm());
-    auto inf = dialect::toSupport(op.getInfPolicy());
-    auto rounding = dialect::toSupport(op.getRounding());
-    auto nanElement = dialect::toSupport(op.getNanElement());
-    auto underflow = dialect::toSupport(op.getUnderflow());
+    BlockPolicies policies = BlockPolicies::of(op, codeElt);
     // ref: quantize's product (rounded to bf16 with product = bf16).
     bool bf16Product = op.getProduct() == dialect::Product::bf16;
     auto product = [&](OpBuilder &b, Location l, Value x, Value r) -> Value {
@@ -69,22 +64,19 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
       Value x = toF32(b, l, v);
       if (group == 1) {
         Value amax = num::blockAmax(b, l, x);
-        Value sByte = num::scaleByte(b, l, amax, algorithm, inf, format, native());
+        auto [sByte, mult] = policies.scaleAndMultiplier(b, l, amax, native());
         scaleBytes = vector::BroadcastOp::create(
             b, l, VectorType::get({1}, b.getI32Type()), sByte);
-        Value r = vector::BroadcastOp::create(
-            b, l, x.getType(),
-            num::blockMultiplier(b, l, amax, sByte, underflow, format));
-        return num::encodeElement(b, l, product(b, l, x, r), format, rounding,
-                                  nanElement, native());
+        Value r = vector::BroadcastOp::create(b, l, x.getType(), mult);
+        return policies.encode(b, l, product(b, l, x, r), native());
       }
       VectorType tile = VectorType::get({group, block}, b.getF32Type());
       x = vector::ShapeCastOp::create(b, l, tile, x);
       // One amax per row of the tile (the tail reads as 0).
       Value amax = num::blockAmax(b, l, x, {false, true});
-      scaleBytes = num::scaleByte(b, l, amax, algorithm, inf, format, native());
-      Value r =
-          num::blockMultiplier(b, l, amax, scaleBytes, underflow, format);
+      Value r;
+      std::tie(scaleBytes, r) =
+          policies.scaleAndMultiplier(b, l, amax, native());
       // r[g] along each row of the tile.
       Value rows = vector::BroadcastOp::create(
           b, l, tile, num::f32Const(b, l, b.getF32Type(), 0.0f));
@@ -96,8 +88,7 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
                 b, l, VectorType::get({block}, b.getF32Type()), rg),
             rows, g);
       }
-      Value code = num::encodeElement(b, l, product(b, l, x, rows), format,
-                                      rounding, nanElement, native());
+      Value code = policies.encode(b, l, product(b, l, x, rows), native());
       return vector::ShapeCastOp::create(
                  b, l, VectorType::get({group * block}, b.getI32Type()), code)
           .getResult();

@@ -27,6 +27,8 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <optional>
+
 using namespace mlir;
 
 void mxq::buildCPUPipeline(OpPassManager &pm,
@@ -69,6 +71,14 @@ void mxq::buildCPUPipeline(OpPassManager &pm,
 
 namespace {
 
+/// The first negative tile size, if any (mxq-tile takes 0 for untiled).
+std::optional<int64_t> negativeTileSize(llvm::ArrayRef<int64_t> sizes) {
+  for (int64_t t : sizes)
+    if (t < 0)
+      return t;
+  return std::nullopt;
+}
+
 struct CPUPipelineOptions : PassPipelineOptions<CPUPipelineOptions> {
   ListOption<int64_t> tileSizes{
       *this, "tile-sizes",
@@ -94,12 +104,11 @@ public:
         [](OpPassManager &pm, const CPUPipelineOptions &o,
            std::string &error) {
           std::vector<int64_t> sizes(o.tileSizes.begin(), o.tileSizes.end());
-          for (int64_t t : sizes)
-            if (t < 0) {
-              error = "a tile size cannot be negative, but one is " +
-                      std::to_string(t);
-              return false;
-            }
+          if (auto t = negativeTileSize(sizes)) {
+            error = "a tile size cannot be negative, but one is " +
+                    std::to_string(*t);
+            return false;
+          }
           mxq::buildCPUPipeline(pm, sizes);
           return true;
         });
@@ -108,12 +117,11 @@ public:
                     std::string &error) const override {
     mxq::TargetOptions rest = options;
     rest.tileSizes.clear();
-    for (int64_t t : options.tileSizes)
-      if (t < 0) {
-        error = "--tile-sizes: a tile size cannot be negative, but one is " +
-                std::to_string(t);
-        return false;
-      }
+    if (auto t = negativeTileSize(options.tileSizes)) {
+      error = "--tile-sizes: a tile size cannot be negative, but one is " +
+              std::to_string(*t);
+      return false;
+    }
     return Target::checkOptions(rest, error);
   }
   std::unique_ptr<mxq::Executable>
