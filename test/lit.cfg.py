@@ -26,6 +26,7 @@ tools = [
     "mxq-run",
     "mxq-sweep",
     "mxq-gpu-launch",
+    "mxq-capi-test",
     ToolSubst("%PYTHON", config.python_executable, unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

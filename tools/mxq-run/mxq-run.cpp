@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mxq/Dialect/MXQ/MXQ.h"
+#include "mxq/Execution/Execution.h"
 #include "mxq/InitAll.h"
 #include "mxq/Interpreter/Interpreter.h"
 #include "mxq/Reference/Reference.h"
@@ -244,13 +245,16 @@ int main(int argc, char **argv) {
       return error(err + " ('" + inputs[i] + "')");
   }
 
-  // One check of the inputs against each other, whatever the target.
+  // One check of the inputs against each other, whatever the target (before
+  // the compile, so that bad data costs no compile; CompiledFunction::run
+  // makes the same check for every front end).
   if (!::mxq::checkInputs(func, raw, err))
     return error(err);
 
   std::vector<::mxq::RawTensor> results;
-  auto exe = target->compile(*module, entry, options, err);
-  if (!exe || !exe->run(raw, results, err))
+  auto compiled = ::mxq::CompiledFunction::compile(*module, entry, name,
+                                                   options, err);
+  if (!compiled || !compiled->run(raw, results, err))
     return error(err);
   std::vector<::mxq::npy::Array> outputs;
   for (const ::mxq::RawTensor &r : results)

@@ -1,0 +1,160 @@
+//===- Execution.cpp - compile a function once, run it on data ------------===//
+#include "mxq/Execution/Execution.h"
+#include "mxq/Interpreter/Interpreter.h"
+
+#include "mlir/IR/Location.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace mxq {
+
+static std::atomic<uint64_t> compileCount{0};
+
+uint64_t CompiledFunction::numCompiles() { return compileCount.load(); }
+
+std::unique_ptr<CompiledFunction>
+CompiledFunction::compile(ModuleOp module, llvm::StringRef entry,
+                          llvm::StringRef target, const TargetOptions &options,
+                          std::string &error) {
+  const Target *t = lookupTarget(target, error);
+  if (!t)
+    return nullptr;
+  if (!t->checkOptions(options, error))
+    return nullptr;
+  std::string why;
+  if (!t->canRun(why)) {
+    error = "the target '" + t->name().str() + "' cannot run here: " + why;
+    return nullptr;
+  }
+  auto func = module.lookupSymbol<func::FuncOp>(entry);
+  if (!func) {
+    error = "the module has no function @" + entry.str();
+    return nullptr;
+  }
+  for (Type type : func.getFunctionType().getInputs())
+    if (!isa<RankedTensorType>(type)) {
+      error = "@" + entry.str() + " takes an argument of type " +
+              llvm::formatv("{0}", type).str() +
+              ", but only ranked tensors can be passed";
+      return nullptr;
+    }
+  std::unique_ptr<CompiledFunction> result(new CompiledFunction());
+  result->original = OwningOpRef<ModuleOp>(module.clone());
+  result->func = result->original->lookupSymbol<func::FuncOp>(entry);
+  result->targetName = t->name().str();
+  OwningOpRef<ModuleOp> work(module.clone());
+  result->executable = t->compile(*work, entry.str(), options, error);
+  if (!result->executable)
+    return nullptr;
+  ++compileCount;
+  return result;
+}
+
+bool CompiledFunction::run(const std::vector<RawTensor> &inputs,
+                           std::vector<RawTensor> &results,
+                           std::string &error) {
+  FunctionType type = func.getFunctionType();
+  if (inputs.size() != type.getNumInputs()) {
+    error = "@" + func.getSymName().str() + " takes " +
+            std::to_string(type.getNumInputs()) + " arguments, but " +
+            std::to_string(inputs.size()) + " were given";
+    return false;
+  }
+  for (unsigned i = 0; i < inputs.size(); ++i) {
+    auto expected = cast<RankedTensorType>(type.getInput(i));
+    const RawTensor &in = inputs[i];
+    if (in.elementType != expected.getElementType() ||
+        in.shape.size() != size_t(expected.getRank())) {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      os << "argument " << i << " of @" << func.getSymName() << " is "
+         << expected << ", but a rank-" << in.shape.size() << " tensor of "
+         << in.elementType << " was given";
+      error = s;
+      return false;
+    }
+    int64_t count = 1;
+    for (int64_t d : in.shape)
+      count *= d;
+    if (in.data.size() != uint64_t(count) * bytesPerElement(in.elementType)) {
+      error = "argument " + std::to_string(i) + " holds " +
+              std::to_string(in.data.size()) + " bytes, but its shape needs " +
+              std::to_string(count * bytesPerElement(in.elementType));
+      return false;
+    }
+  }
+  if (!checkInputs(func, inputs, error))
+    return false;
+  results.clear();
+  return executable->run(inputs, results, error);
+}
+
+bool CompiledFunction::runNpy(const std::vector<npy::Array> &inputs,
+                              std::vector<npy::Array> &results,
+                              std::string &error, int64_t fp4Length) {
+  FunctionType type = func.getFunctionType();
+  if (inputs.size() != type.getNumInputs()) {
+    error = "@" + func.getSymName().str() + " takes " +
+            std::to_string(type.getNumInputs()) + " arguments, but " +
+            std::to_string(inputs.size()) + " were given";
+    return false;
+  }
+  std::vector<RawTensor> raw(inputs.size());
+  for (unsigned i = 0; i < inputs.size(); ++i)
+    if (!tensorFromNpy(inputs[i], cast<RankedTensorType>(type.getInput(i)), i,
+                       raw[i], error, fp4Length))
+      return false;
+  std::vector<RawTensor> out;
+  if (!run(raw, out, error))
+    return false;
+  results.clear();
+  for (const RawTensor &r : out)
+    results.push_back(tensorToNpy(r));
+  return true;
+}
+
+DiagnosticCollector::DiagnosticCollector(MLIRContext *context)
+    : context(context) {
+  id = context->getDiagEngine().registerHandler([this](Diagnostic &diag) {
+    llvm::raw_string_ostream os(text);
+    auto print = [&](Diagnostic &d) {
+      if (!isa<UnknownLoc>(d.getLocation()))
+        os << d.getLocation() << ": ";
+      switch (d.getSeverity()) {
+      case DiagnosticSeverity::Error:
+        os << "error: ";
+        break;
+      case DiagnosticSeverity::Warning:
+        os << "warning: ";
+        break;
+      case DiagnosticSeverity::Note:
+        os << "note: ";
+        break;
+      case DiagnosticSeverity::Remark:
+        os << "remark: ";
+        break;
+      }
+      os << d << "\n";
+    };
+    print(diag);
+    for (Diagnostic &note : diag.getNotes())
+      print(note);
+    return success();
+  });
+}
+
+DiagnosticCollector::~DiagnosticCollector() {
+  context->getDiagEngine().eraseHandler(id);
+}
+
+std::string DiagnosticCollector::take() {
+  std::string s;
+  std::swap(s, text);
+  while (!s.empty() && s.back() == '\n')
+    s.pop_back();
+  return s;
+}
+
+} // namespace mxq
