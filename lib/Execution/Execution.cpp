@@ -120,8 +120,12 @@ DiagnosticCollector::DiagnosticCollector(MLIRContext *context)
   id = context->getDiagEngine().registerHandler([this](Diagnostic &diag) {
     llvm::raw_string_ostream os(text);
     auto print = [&](Diagnostic &d) {
-      if (!isa<UnknownLoc>(d.getLocation()))
-        os << d.getLocation() << ": ";
+      Location loc = d.getLocation();
+      if (auto file = dyn_cast<FileLineColLoc>(loc))
+        os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+           << file.getColumn() << ": ";
+      else if (!isa<UnknownLoc>(loc))
+        os << loc << ": ";
       switch (d.getSeverity()) {
       case DiagnosticSeverity::Error:
         os << "error: ";
