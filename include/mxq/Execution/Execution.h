@@ -31,8 +31,9 @@ class CompiledFunction {
 public:
   /// Compiles `entry` of `module` for the target called `target`. The module
   /// is not changed (the target compiles a clone). Null and a sentence in
-  /// `error` when the target is unknown, rejects `options`, cannot run here,
-  /// or the function does not compile.
+  /// `error` when the target is unknown, rejects `options`, or the function
+  /// does not compile. (A target that cannot run on this machine compiles;
+  /// running says why.)
   static std::unique_ptr<CompiledFunction>
   compile(mlir::ModuleOp module, llvm::StringRef entry, llvm::StringRef target,
           const TargetOptions &options, std::string &error);
