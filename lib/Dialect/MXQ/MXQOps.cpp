@@ -476,5 +476,52 @@ FakeQuantGradOp::reifyResultShapes(OpBuilder &b,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Stray attribute words
+//===----------------------------------------------------------------------===//
+
+// The custom<...Words>() directive sits just before attr-dict in every op's
+// format. The optional `word = value` groups before it each take their own
+// word; a bare word still left here is unknown or out of order, and gets
+// a sentence that names it and the op's order, instead of the format's
+// "expected ':'".
+static ParseResult parseStrayWord(OpAsmParser &parser, StringRef op,
+                                  ArrayRef<StringRef> order) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef word;
+  if (failed(parser.parseOptionalKeyword(&word)))
+    return success();
+  std::string list = llvm::join(order, ", ");
+  if (llvm::is_contained(order, word))
+    return parser.emitError(loc)
+           << "'" << word << "' is out of place: mxq." << op
+           << " writes its attributes in the order " << list;
+  return parser.emitError(loc)
+         << "'" << word << "' is not an attribute of mxq." << op
+         << "; its attributes are, in order: " << list;
+}
+
+// (The directive takes a ref of the op's first operand only because ODS
+// wants an argument; it is not used.)
+#define MXQ_WORDS(Name, op, ...)                                               \
+  template <typename T>                                                        \
+  static ParseResult parse##Name##Words(OpAsmParser &parser, const T &) {      \
+    return parseStrayWord(parser, op, {__VA_ARGS__});                          \
+  }                                                                            \
+  template <typename T>                                                        \
+  static void print##Name##Words(OpAsmPrinter &, Operation *, const T &) {}
+MXQ_WORDS(Quantize, "quantize", "axis", "block", "scale", "inf", "rounding",
+          "nan_element", "underflow", "product", "layout")
+MXQ_WORDS(Dequantize, "dequantize", "axis", "block", "layout", "cast")
+MXQ_WORDS(ConvertScaleLayout, "convert_scale_layout", "axis", "block", "from",
+          "to")
+MXQ_WORDS(DualQuantize, "dual_quantize", "scale", "inf", "rounding",
+          "nan_element", "underflow")
+MXQ_WORDS(TwoLevelQuantize, "two_level_quantize", "smooth", "rounding",
+          "nan_element", "div_denormals")
+MXQ_WORDS(FakeQuant, "fake_quant", "format", "quant_min", "quant_max", "axis")
+MXQ_WORDS(FakeQuantGrad, "fake_quant_grad", "quant_min", "quant_max", "axis")
+#undef MXQ_WORDS
+
 #define GET_OP_CLASSES
 #include "mxq/Dialect/MXQ/MXQOps.cpp.inc"

@@ -125,7 +125,7 @@ def MXQ_QuantizeOp : MXQ_Op<"quantize"> {
     (`rounding` `=` `` $rounding^)? (`nan_element` `=` `` $nan_element^)?
     (`underflow` `=` `` $underflow^)? (`product` `=` `` $product^)?
     (`layout` `=` `` $scale_layout^)?
-    attr-dict `:` type($input) `->` type($codes) `,` type($scales)
+    custom<QuantizeWords>(ref($input)) attr-dict `:` type($input) `->` type($codes) `,` type($scales)
   }];
   let hasVerifier = 1;
 }
@@ -169,7 +169,7 @@ def MXQ_DequantizeOp : MXQ_Op<"dequantize"> {
   let assemblyFormat = [{
     $codes `,` $scales `axis` `=` $axis (`block` `=` $block_size^)?
     (`layout` `=` `` $scale_layout^)? (`cast` `=` `` $cast^)?
-    attr-dict `:` type($codes) `,` type($scales) `->` type($result)
+    custom<DequantizeWords>(ref($codes)) attr-dict `:` type($codes) `,` type($scales) `->` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -214,7 +214,7 @@ def MXQ_ConvertScaleLayoutOp : Op<MXQ_Dialect, "convert_scale_layout", [
   let assemblyFormat = [{
     $scales `,` $codes `axis` `=` $axis (`block` `=` $block_size^)?
     `from` `=` `` $from `to` `=` `` $to
-    attr-dict `:` type($scales) `,` type($codes) `->` type($result)
+    custom<ConvertScaleLayoutWords>(ref($scales)) attr-dict `:` type($scales) `,` type($codes) `->` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -264,7 +264,7 @@ def MXQ_DualQuantizeOp : MXQ_Op<"dual_quantize"> {
     $input `scale` `=` `` $scale_algorithm (`inf` `=` `` $inf_policy^)?
     (`rounding` `=` `` $rounding^)? (`nan_element` `=` `` $nan_element^)?
     (`underflow` `=` `` $underflow^)?
-    attr-dict `:` type($input) `->` type($codes0) `,` type($scales0) `,`
+    custom<DualQuantizeWords>(ref($input)) attr-dict `:` type($input) `->` type($codes0) `,` type($scales0) `,`
                   type($codes1) `,` type($scales1)
   }];
   let hasVerifier = 1;
@@ -323,7 +323,7 @@ def MXQ_TwoLevelQuantizeOp : MXQ_Op<"two_level_quantize"> {
     $input (`smooth` $smooth^)? (`rounding` `=` `` $rounding^)?
     (`nan_element` `=` `` $nan_element^)?
     (`div_denormals` `=` `` $div_denormals^)?
-    attr-dict `:` type($input) (`,` type($smooth)^)? `->` type($y) `,`
+    custom<TwoLevelQuantizeWords>(ref($input)) attr-dict `:` type($input) (`,` type($smooth)^)? `->` type($y) `,`
                   type($level0_scales) `,` type($level1_scales)
   }];
   let hasVerifier = 1;
@@ -369,7 +369,7 @@ def MXQ_FakeQuantOp : MXQ_Op<"fake_quant",
   let assemblyFormat = [{
     $input `,` $step_size `,` $zero_point `format` `=` $format
     `quant_min` `=` $quant_min `quant_max` `=` $quant_max
-    (`axis` `=` $axis^)? attr-dict
+    (`axis` `=` $axis^)? custom<FakeQuantWords>(ref($input)) attr-dict
     `:` type($input) `,` type($step_size) `,` type($zero_point)
   }];
   let hasVerifier = 1;
@@ -404,7 +404,7 @@ def MXQ_FakeQuantGradOp : MXQ_Op<"fake_quant_grad",
   let assemblyFormat = [{
     $grad `,` $input `,` $step_size
     `quant_min` `=` $quant_min `quant_max` `=` $quant_max
-    (`axis` `=` $axis^)? attr-dict `:` type($input) `,` type($step_size)
+    (`axis` `=` $axis^)? custom<FakeQuantGradWords>(ref($grad)) attr-dict `:` type($input) `,` type($step_size)
   }];
   let hasVerifier = 1;
 }
