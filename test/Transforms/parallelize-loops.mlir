@@ -1,4 +1,5 @@
 // RUN: mxq-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mxq-parallelize-loops))' | FileCheck %s
+// RUN: mxq-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mxq-parallelize-loops{wrap-straight-line=true}))' | FileCheck %s --check-prefix=WRAP
 
 // A perfect nest of marked loops becomes one scf.parallel over both.
 // CHECK-LABEL: func.func @nest
@@ -61,4 +62,30 @@ func.func @carried(%a: index) -> f32 {
     scf.yield %t : f32
   } {mxq.parallel}
   return %r : f32
+}
+
+// -----
+
+// With wrap-straight-line, memory accesses outside any loop go into a
+// one-iteration scf.parallel; a pure value used after them is hoisted, the
+// allocation stays outside.
+// Without it, nothing changes.
+// CHECK-LABEL: func.func @straight_line
+// CHECK-NOT: scf.parallel
+// WRAP-LABEL: func.func @straight_line
+// WRAP: %[[A:.*]] = memref.alloc
+// WRAP: %[[V:.*]] = arith.addf
+// WRAP: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%{{.*}})
+// WRAP:   memref.store %[[V]], %[[A]]
+// WRAP:   memref.load %arg0
+// WRAP: return %[[A]], %[[V]]
+func.func @straight_line(%in: memref<4xf32>, %x: f32) -> (memref<4xf32>, f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.alloc() : memref<4xf32>
+  %v = arith.addf %x, %x : f32
+  memref.store %v, %a[%c0] : memref<4xf32>
+  %l = memref.load %in[%c1] : memref<4xf32>
+  memref.store %l, %a[%c1] : memref<4xf32>
+  return %a, %v : memref<4xf32>, f32
 }

@@ -58,7 +58,11 @@ void mxq::buildGPUPipeline(OpPassManager &pm,
   // block.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createMXQParallelizeLoops());
+  // A tensor of one block has no block loop left (canonicalization folds
+  // one-iteration loops): its code becomes a one-thread kernel too.
+  MXQParallelizeLoopsOptions parallelize;
+  parallelize.wrapStraightLine = true;
+  pm.addNestedPass<func::FuncOp>(createMXQParallelizeLoops(parallelize));
   pm.addNestedPass<func::FuncOp>(
       createParallelLoopTilingPass({1, 128}, /*noMinMaxBounds=*/true));
   pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
