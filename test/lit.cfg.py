@@ -27,6 +27,9 @@ tools = [
     "mxq-sweep",
     "mxq-gpu-launch",
     "mxq-capi-test",
+    "mxq-npy-fuzzer",
+    "mxq-parse-fuzzer",
+    "mxq-structured-fuzzer",
     ToolSubst("%PYTHON", config.python_executable, unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

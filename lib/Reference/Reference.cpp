@@ -95,8 +95,16 @@ static uint16_t toIEEEBits(float v, int ebits, int mbits) {
   int bias = (1 << (ebits - 1)) - 1;
   uint16_t sign = std::signbit(v) ? uint16_t(1u << (ebits + mbits)) : 0;
   uint16_t infBits = uint16_t(((1u << ebits) - 1) << mbits);
-  if (std::isnan(v))
-    return sign | infBits | uint16_t(1u << (mbits - 1));
+  // A NaN keeps its sign and the top of its payload (quiet where nothing of
+  // the payload is left), so that a 16-bit value widened by fromIEEEBits
+  // comes back bit for bit: an op that passes a value through
+  // (fake_quant_grad) passes its bits, as the compiled select does.
+  if (std::isnan(v)) {
+    uint32_t payload = (bitsOf(v) & 0x7fffffu) >> (23 - mbits);
+    if (payload == 0)
+      payload = 1u << (mbits - 1);
+    return sign | infBits | uint16_t(payload);
+  }
   if (std::isinf(v))
     return sign | infBits;
   double m = std::fabs(static_cast<double>(v));
@@ -115,9 +123,16 @@ static float fromIEEEBits(uint16_t bits, int ebits, int mbits) {
   uint32_t code = bits & ((1u << (ebits + mbits)) - 1);
   uint32_t exp = code >> mbits;
   float v;
+  if (exp == (1u << ebits) - 1 && (code & ((1u << mbits) - 1))) {
+    // A NaN widens with its payload, exactly (see toIEEEBits).
+    uint32_t payload = (code & ((1u << mbits) - 1)) << (23 - mbits);
+    uint32_t b = (negative ? 0x80000000u : 0u) | 0x7f800000u | payload;
+    float nan;
+    std::memcpy(&nan, &b, 4);
+    return nan;
+  }
   if (exp == (1u << ebits) - 1)
-    v = (code & ((1u << mbits) - 1)) ? std::numeric_limits<float>::quiet_NaN()
-                                     : std::numeric_limits<float>::infinity();
+    v = std::numeric_limits<float>::infinity();
   else
     v = static_cast<float>(decodeMagnitude(code, mbits, bias));
   return negative ? -v : v;

@@ -79,8 +79,13 @@ bool read(const std::string &path, Array &array, std::string &error) {
   }
   std::string content((std::istreambuf_iterator<char>(in)),
                       std::istreambuf_iterator<char>());
+  return parse(content, path, array, error);
+}
+
+bool parse(const std::string &content, const std::string &name, Array &array,
+           std::string &error) {
   auto fail = [&](const std::string &why) {
-    error = "'" + path + "' is not a valid .npy file: " + why;
+    error = "'" + name + "' is not a valid .npy file: " + why;
     return false;
   };
   if (content.size() < 10 || content.compare(0, 6, "\x93NUMPY") != 0)

@@ -8,8 +8,13 @@ using namespace mlir;
 
 void ::mxq::addMXQBufferizationPasses(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  // Empty-tensor elimination before CSE: once CSE has merged two identical
+  // tensor.empty ops (two scale tensors of one static size, e.g. the two
+  // halves of a dual_quantize tile), the pass rewrites the shared empty into
+  // one destination and both computations write there (a wrong answer the
+  // structured fuzzer found, test/Regressions/fuzz-structured.test).
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  pm.addPass(createCSEPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

@@ -237,7 +237,8 @@ def dual_quantize(x, *, elem="f8E4M3FN", scale="rceil", inf="nan",
         _word(k, v)
     tin = _tensor(_dyn(rank), dtype)
     tq = _tensor(_dyn(rank), elem)
-    ts = _tensor(["?"], "f8E8M0FNU")
+    # [B..., L]: the batch dimensions, then the swizzled bytes.
+    ts = _tensor(_dyn(max(rank - 1, 1)), "f8E8M0FNU")
     body = (f"%q0, %s0, %q1, %s1 = mxq.dual_quantize %x scale = {scale} "
             f"inf = {inf} rounding = {rounding} nan_element = {nan_element} "
             f"underflow = {underflow} : {tin} -> {tq}, {ts}, {tq}, {ts}")

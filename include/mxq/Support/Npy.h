@@ -23,6 +23,11 @@ struct Array {
 /// names the file and the problem.
 bool read(const std::string &path, Array &array, std::string &error);
 
+/// Parses the bytes of a .npy file (`name` is what errors call it). On
+/// failure returns false and sets `error`.
+bool parse(const std::string &content, const std::string &name, Array &array,
+           std::string &error);
+
 /// Writes `array` to `path` (format version 1.0).
 bool write(const std::string &path, const Array &array, std::string &error);
 

@@ -332,6 +332,19 @@ Value blockCount(OpBuilder &b, Location loc, Value size, Value k0,
   return arith::MinUIOp::create(b, loc, left, indexConst(b, loc, block));
 }
 
+Value chunkCount(OpBuilder &b, Location loc, Value size, Value start) {
+  Value left = arith::SubIOp::create(b, loc, size, start);
+  return arith::MinUIOp::create(b, loc, left, indexConst(b, loc, kChunk));
+}
+
+Value chunksOf(OpBuilder &b, Location loc, Value size, Value k0,
+               int64_t block, bool inBounds) {
+  if (inBounds)
+    return indexConst(b, loc, block / kChunk);
+  return arith::CeilDivUIOp::create(b, loc, blockCount(b, loc, size, k0, block),
+                                    indexConst(b, loc, kChunk));
+}
+
 /// 16-bit floats cross memory as i16 when they are not one contiguous
 /// vector: LLVM 22's x86 backend carries a scalar bfloat in an f32 register
 /// and rounds it back with a truncation that flushes subnormals, so no scalar

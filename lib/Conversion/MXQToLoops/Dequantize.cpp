@@ -46,10 +46,11 @@ struct DequantizeLowering : OpRewritePattern<dialect::DequantizeOp> {
           Value s = fromSmallFloat(
               b, l, tensor::ExtractOp::create(b, l, scales, sIdx));
           // Whole blocks unmasked, the ragged tail masked.
-          auto emit = [&](OpBuilder &b, Location l,
-                          bool inBounds) -> SmallVector<Value> {
-            Value code =
-                readCodes(b, l, codes, at, axis, block, count, inBounds);
+          // `lanes` elements from `a` (at most `n` of them where masked).
+          auto piece = [&](OpBuilder &b, Location l, ArrayRef<Value> a,
+                           int64_t lanes, Value n, bool inBounds,
+                           Value dest) -> Value {
+            Value code = readCodes(b, l, codes, a, axis, lanes, n, inBounds);
             Value value = num::decodeElement(b, l, code, format);
             Value scale = vector::BroadcastOp::create(
                 b, l, value.getType(), num::scaleValue(b, l, s));
@@ -58,8 +59,29 @@ struct DequantizeLowering : OpRewritePattern<dialect::DequantizeOp> {
             if (op.getCast() == dialect::ResultCast::saturate)
               y = saturateTo(b, l, y, resElt);
             Value out = fromF32(b, l, y, resElt);
-            return {writeAlongAxis(b, l, out, iters[0], at, axis, count,
-                                   inBounds)};
+            return writeAlongAxis(b, l, out, dest, a, axis, n, inBounds);
+          };
+          auto emit = [&](OpBuilder &b, Location l,
+                          bool inBounds) -> SmallVector<Value> {
+            if (block <= kUnrolledLanes)
+              return {piece(b, l, at, block, count, inBounds, iters[0])};
+            // A long block chunk by chunk (see kChunk).
+            auto loop = scf::ForOp::create(
+                b, l, indexConst(b, l, 0),
+                chunksOf(b, l, size, k0, block, inBounds),
+                indexConst(b, l, 1), ValueRange{iters[0]},
+                [&](OpBuilder &cb, Location cl, Value c, ValueRange it) {
+                  SmallVector<Value> a(at.begin(), at.end());
+                  a[axis] = arith::AddIOp::create(
+                      cb, cl, at[axis],
+                      arith::MulIOp::create(cb, cl, c,
+                                            indexConst(cb, cl, kChunk)));
+                  Value n = inBounds ? Value() : chunkCount(cb, cl, size, a[axis]);
+                  scf::YieldOp::create(
+                      cb, cl,
+                      ValueRange{piece(cb, cl, a, kChunk, n, inBounds, it[0])});
+                });
+            return {loop.getResult(0)};
           };
           return splitOnWholeBlock(b, l, size, k0, block, emit);
         });

@@ -74,6 +74,21 @@ void blockLoopBounds(OpBuilder &b, Location loc, Value source, int64_t axis,
                      SmallVector<Value> &ubs, SmallVector<Value> &steps);
 /// Blocks of at most this many lanes move lane by lane with static indices.
 constexpr int64_t kUnrolledLanes = 64;
+/// A block longer than kUnrolledLanes is processed in chunks of this many
+/// elements (every block size is a multiple of it), in a loop: its amax
+/// first, then its codes. One vector of 1024 elements per block unrolls into
+/// code that the NVPTX backend takes minutes over and that a GPU thread
+/// cannot hold in registers. Max-abs and the elementwise encoding are exact
+/// in any order, so the bytes are the same.
+constexpr int64_t kChunk = 32;
+/// Elements of the chunk that starts at `start` (< size) on an axis of
+/// `size`: at most kChunk, at least 1.
+Value chunkCount(OpBuilder &b, Location loc, Value size, Value start);
+/// The chunks of the block that starts at `k0`: all of them where the block
+/// is whole, else those holding an element (the masked lane helpers, like
+/// storeLanes, need at least one live lane).
+Value chunksOf(OpBuilder &b, Location loc, Value size, Value k0,
+               int64_t block, bool inBounds);
 /// Stores / loads `lanes` values at static lane indices (see Common.cpp).
 void storeLanes(OpBuilder &b, Location loc, int64_t lanes, Value count,
                 bool inBounds, function_ref<Value(int64_t)> valueOf,

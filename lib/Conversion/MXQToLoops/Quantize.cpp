@@ -94,6 +94,67 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
           .getResult();
     };
 
+    // A block longer than kUnrolledLanes, chunk by chunk: the amax (as the bits of
+    // |x|, combined with maxui like num::blockAmax) over every chunk, then
+    // each chunk's codes. Returns the scale byte (vector<1xi32>) and the
+    // codes tensor.
+    auto chunked = [&](OpBuilder &b, Location l, ArrayRef<Value> at,
+                       bool inBounds, Value codesT) -> std::pair<Value, Value> {
+      Value zero = indexConst(b, l, 0), one = indexConst(b, l, 1);
+      Value chunks = chunksOf(b, l, size, at[axis], block, inBounds);
+      auto chunkAt = [&](OpBuilder &cb, Location cl, Value c) {
+        SmallVector<Value> a(at.begin(), at.end());
+        a[axis] = arith::AddIOp::create(
+            cb, cl, at[axis],
+            arith::MulIOp::create(cb, cl, c, indexConst(cb, cl, kChunk)));
+        return a;
+      };
+      auto countOf = [&](OpBuilder &cb, Location cl,
+                         ArrayRef<Value> a) -> Value {
+        return inBounds ? Value() : chunkCount(cb, cl, size, a[axis]);
+      };
+      auto readChunk = [&](OpBuilder &cb, Location cl, ArrayRef<Value> a) {
+        return toF32(cb, cl,
+                     readAlongAxis(cb, cl, input, a, axis, kChunk,
+                                   countOf(cb, cl, a), inBounds));
+      };
+      Value amaxBits =
+          scf::ForOp::create(
+              b, l, zero, chunks, one,
+              ValueRange{num::i32Const(b, l, b.getI32Type(), 0)},
+              [&](OpBuilder &cb, Location cl, Value c, ValueRange it) {
+                Value x = readChunk(cb, cl, chunkAt(cb, cl, c));
+                Value bits = arith::BitcastOp::create(
+                    cb, cl, cb.getI32Type(), num::blockAmax(cb, cl, x));
+                scf::YieldOp::create(
+                    cb, cl, ValueRange{arith::MaxUIOp::create(cb, cl, it[0],
+                                                              bits)
+                                           .getResult()});
+              })
+              .getResult(0);
+      Value amax = arith::BitcastOp::create(b, l, b.getF32Type(), amaxBits);
+      auto [sByte, mult] = policies.scaleAndMultiplier(b, l, amax, native());
+      Value newCodes =
+          scf::ForOp::create(
+              b, l, zero, chunks, one, ValueRange{codesT},
+              [&](OpBuilder &cb, Location cl, Value c, ValueRange it) {
+                SmallVector<Value> a = chunkAt(cb, cl, c);
+                Value x = readChunk(cb, cl, a);
+                Value r = vector::BroadcastOp::create(cb, cl, x.getType(),
+                                                      mult);
+                Value code = policies.encode(cb, cl, product(cb, cl, x, r),
+                                             native());
+                scf::YieldOp::create(
+                    cb, cl,
+                    ValueRange{writeCodes(cb, cl, code, it[0], a, axis,
+                                          countOf(cb, cl, a), inBounds)});
+              })
+              .getResult(0);
+      Value s = vector::BroadcastOp::create(
+          b, l, VectorType::get({1}, b.getI32Type()), sByte);
+      return {s, newCodes};
+    };
+
     // One block (any axis, any layout), masked when it is the ragged tail.
     auto oneBlock = [&](OpBuilder &b, Location l, ValueRange ivs, Value blk,
                         Value codesT, Value scalesT) -> SmallVector<Value> {
@@ -103,10 +164,14 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
       auto emit = [&](OpBuilder &b, Location l,
                       bool inBounds) -> SmallVector<Value> {
         Value s;
-        Value code = compute(b, l, at, 1, inBounds, s);
-        Value count = blockCount(b, l, size, k0, block);
-        Value newCodes =
-            writeCodes(b, l, code, codesT, at, axis, count, inBounds);
+        Value newCodes;
+        if (block <= kUnrolledLanes) {
+          Value code = compute(b, l, at, 1, inBounds, s);
+          Value count = blockCount(b, l, size, k0, block);
+          newCodes = writeCodes(b, l, code, codesT, at, axis, count, inBounds);
+        } else {
+          std::tie(s, newCodes) = chunked(b, l, at, inBounds, codesT);
+        }
         SmallVector<Value> pos(ivs.begin(), ivs.end());
         SmallVector<Value> sIdx =
             scaleIndex(b, l, pos, axis, blk, numBlocks, layout);
@@ -118,7 +183,9 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
       return splitOnWholeBlock(b, l, size, k0, block, emit);
     };
 
-    bool grouped = axis == rank - 1 && codeElt.getIntOrFloatBitWidth() == 8;
+    // Groups of four blocks of 32 (one vector of 128 elements).
+    bool grouped = axis == rank - 1 && codeElt.getIntOrFloatBitWidth() == 8 &&
+                   block * kGroup <= 4 * 32;
     if (grouped)
       ubs[axis] = arith::CeilDivUIOp::create(rw, loc, numBlocks,
                                              indexConst(rw, loc, kGroup));
