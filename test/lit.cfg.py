@@ -34,6 +34,17 @@ tools = [
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# A sanitizer build (scripts/sanitize.sh) cannot load mxq into processes that
+# are not instrumented (Debian's python3, a g++-built embedding example);
+# libFuzzer builds run their own fuzz test (Fuzz/libfuzzer.test).
+if config.mxq_sanitizers:
+    config.available_features.add("sanitizers")
+    for name in ("ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"):
+        if name in os.environ:
+            config.environment[name] = os.environ[name]
+if config.mxq_libfuzzer:
+    config.available_features.add("libfuzzer")
+
 # Each target of the build is a feature: target-cpu, target-nvvm, ...
 for target in config.mxq_targets:
     config.available_features.add("target-" + target.lower())

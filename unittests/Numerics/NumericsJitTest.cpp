@@ -353,11 +353,22 @@ TEST_F(NumericsJit, BF16RoundingOfEveryHalfPatternAndNeighbours) {
         },
         vectorForm, inputs);
     size_t mismatches = 0;
-    for (size_t i = 0; i < inputs.size(); ++i)
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      // A NaN rounds to the canonical quiet NaN of its sign here (every NaN
+      // mxq computes is canonical); the reference's conversion keeps the
+      // payload (a value passed through keeps its bits).
+      if (std::isnan(inputs[i])) {
+        uint32_t want = (ref::bitsOf(inputs[i]) >> 16 & 0x8000) | 0x7fc0;
+        if (got[i] != want && mismatches++ < 3)
+          ADD_FAILURE() << std::hex << ref::bitsOf(inputs[i]) << ": got "
+                        << got[i] << ", want " << want;
+        continue;
+      }
       if (got[i] != ref::toBF16Bits(inputs[i]) && mismatches++ < 3)
         ADD_FAILURE() << std::hex << ref::bitsOf(inputs[i]) << ": got "
                       << got[i] << ", reference "
                       << ref::toBF16Bits(inputs[i]);
+    }
     EXPECT_EQ(mismatches, 0u);
   }
 }

@@ -36,8 +36,13 @@ func.func @q4(%x: tensor<64x128xbf16>) -> (tensor<64x128xf4E2M1FN>, tensor<64x2x
 // column-wise one (a thread per column block: consecutive threads read
 // consecutive elements of a row, coalesced), then the column codes
 // transposed. A thread holding a whole 32 x 32 tile, as on the CPU, spills
-// 27 KB to local memory.
+// 27 KB to local memory. The two scale tensors (one static size) start from
+// one padding fill, copied for the second (CSE merges the two fills; the
+// bufferization copies).
 // CHECK-LABEL: .entry dual_kernel(
+// CHECK-LABEL: .entry dual_kernel(
+// CHECK: ld.global.b8
+// CHECK: st.global.b8
 // CHECK-LABEL: .entry dual_kernel(
 // CHECK-DAG: ld.global.v4.b32
 // CHECK-DAG: cvt.rn.satfinite.e4m3x2.f32
