@@ -49,16 +49,21 @@ CompiledFunction::compile(ModuleOp module, llvm::StringRef entry,
   return result;
 }
 
+bool CompiledFunction::checkArity(size_t given, std::string &error) {
+  unsigned want = func.getFunctionType().getNumInputs();
+  if (given == want)
+    return true;
+  error = "@" + func.getSymName().str() + " takes " + std::to_string(want) +
+          " arguments, but " + std::to_string(given) + " were given";
+  return false;
+}
+
 bool CompiledFunction::run(const std::vector<RawTensor> &inputs,
                            std::vector<RawTensor> &results,
                            std::string &error) {
   FunctionType type = func.getFunctionType();
-  if (inputs.size() != type.getNumInputs()) {
-    error = "@" + func.getSymName().str() + " takes " +
-            std::to_string(type.getNumInputs()) + " arguments, but " +
-            std::to_string(inputs.size()) + " were given";
+  if (!checkArity(inputs.size(), error))
     return false;
-  }
   for (unsigned i = 0; i < inputs.size(); ++i) {
     auto expected = cast<RankedTensorType>(type.getInput(i));
     const RawTensor &in = inputs[i];
@@ -92,12 +97,8 @@ bool CompiledFunction::runNpy(const std::vector<npy::Array> &inputs,
                               std::vector<npy::Array> &results,
                               std::string &error, int64_t fp4Length) {
   FunctionType type = func.getFunctionType();
-  if (inputs.size() != type.getNumInputs()) {
-    error = "@" + func.getSymName().str() + " takes " +
-            std::to_string(type.getNumInputs()) + " arguments, but " +
-            std::to_string(inputs.size()) + " were given";
+  if (!checkArity(inputs.size(), error))
     return false;
-  }
   std::vector<RawTensor> raw(inputs.size());
   for (unsigned i = 0; i < inputs.size(); ++i)
     if (!tensorFromNpy(inputs[i], cast<RankedTensorType>(type.getInput(i)), i,

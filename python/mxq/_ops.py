@@ -40,6 +40,18 @@ def _kernel(text, target):
     return kernel
 
 
+def enum_name(arg, value, allowed):
+    """The name of `value` (an enum member or its name, "Enum.NAME" too) if
+    it is one of `allowed`, else a ValueError naming `arg` and `allowed`."""
+    name = getattr(value, "name", value)
+    if isinstance(name, str):
+        name = name.split(".")[-1]
+    if name not in allowed:
+        raise ValueError(f"{arg}: {value!r} is not supported; allowed: "
+                         f"{', '.join(allowed)}")
+    return name
+
+
 def _word(name, value):
     if not isinstance(value, str) or not _WORD.match(value):
         raise ValueError(f"{name}: {value!r} is not a word of the mxq "

@@ -12,14 +12,7 @@ _MODES = {"ROUND_DOWN": ("floor", "exponent"), "ROUND_UP": ("rceil", "saturate")
 _ITEM = {"f32": 4, "f16": 2, "bf16": 2}
 
 
-def _name(arg, value, allowed):
-    name = getattr(value, "name", value)
-    if isinstance(name, str):
-        name = name.split(".")[-1]
-    if name not in allowed:
-        raise ValueError(f"{arg}: {value!r} is not supported; allowed: "
-                         f"{', '.join(allowed)}")
-    return name
+_name = _ops.enum_name
 
 
 def quant_mx(input, quant_dtype="DT_FP8E4M3", mode="ROUND_DOWN", axis=-1,

@@ -10,14 +10,7 @@ from . import _ops
 __all__ = ["quantize_tensor", "quantize_tensor_dual"]
 
 
-def _name(arg, value, allowed):
-    name = getattr(value, "name", value)
-    if isinstance(name, str):
-        name = name.split(".")[-1]
-    if name not in allowed:
-        raise ValueError(f"{arg}: {value!r} is not supported; allowed: "
-                         f"{', '.join(allowed)}")
-    return name
+_name = _ops.enum_name
 
 
 def _qdata_dtype(value):

@@ -103,18 +103,28 @@ std::string word(const std::string &name, const std::string &value) {
   return " " + name + " = " + value;
 }
 
+/// Rank, axis, block and a shape with blocks along the axis (the bytes are
+/// taken in that order: the kept fuzz inputs depend on it).
+Shape blocked(::mxq::fuzz::Bytes &in, int64_t &rank, int64_t &axis,
+              int64_t &block) {
+  static const std::vector<int64_t> blocks = {32, 32, 32, 64, 96, 160, 1024};
+  rank = 1 + in.below(3);
+  axis = in.below(rank);
+  block = in.pick(blocks);
+  Shape shape(rank);
+  for (int64_t i = 0; i < rank; ++i)
+    shape[i] = dim(in, block, i == axis);
+  bound(shape);
+  return shape;
+}
+
 bool generate(::mxq::fuzz::Bytes &in, Function &f) {
   const auto &t = mlir::mxq::attributeSpace();
-  static const std::vector<int64_t> blocks = {32, 32, 32, 64, 96, 160, 1024};
   std::string body, results, returns;
   switch (in.below(6)) {
   case 0: { // quantize
-    int64_t rank = 1 + in.below(3), axis = in.below(rank);
-    int64_t block = in.pick(blocks);
-    Shape shape(rank);
-    for (int64_t i = 0; i < rank; ++i)
-      shape[i] = dim(in, block, i == axis);
-    bound(shape);
+    int64_t rank, axis, block;
+    Shape shape = blocked(in, rank, axis, block);
     std::string src = in.pick(t.sourceTypes), elt = in.pick(t.codeTypes);
     std::string layout = in.pick(t.scaleLayouts);
     std::string tin = tensorType(shape, dynamics(in, rank), src);
@@ -145,12 +155,8 @@ bool generate(::mxq::fuzz::Bytes &in, Function &f) {
     return true;
   }
   case 1: { // dequantize
-    int64_t rank = 1 + in.below(3), axis = in.below(rank);
-    int64_t block = in.pick(blocks);
-    Shape shape(rank);
-    for (int64_t i = 0; i < rank; ++i)
-      shape[i] = dim(in, block, i == axis);
-    bound(shape);
+    int64_t rank, axis, block;
+    Shape shape = blocked(in, rank, axis, block);
     std::string elt = in.pick(t.codeTypes), res = in.pick(t.sourceTypes);
     std::string layout = in.pick(t.scaleLayouts);
     auto l = mlir::mxq::symbolizeScaleLayout(layout);

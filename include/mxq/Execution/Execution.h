@@ -62,6 +62,8 @@ public:
 
 private:
   CompiledFunction() = default;
+  /// False and a sentence unless `given` is the number of arguments.
+  bool checkArity(size_t given, std::string &error);
   mlir::OwningOpRef<mlir::ModuleOp> original;
   mlir::func::FuncOp func;
   std::string targetName;
