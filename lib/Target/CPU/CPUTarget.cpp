@@ -7,6 +7,8 @@
 #include "mxq/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
@@ -39,6 +41,13 @@ void mxq::buildCPUPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createMXQTile(tile));
   pm.addPass(createConvertMXQToLoops());
   addMXQBufferizationPasses(pm);
+  // Temporaries are freed (a tile's codes before their transpose, a copy of
+  // a shared fill, a fused producer's buffer): without this a long-running
+  // caller (Python, the fuzzers) grew with every call, as LeakSanitizer
+  // showed (scripts/sanitize.sh). Results stay the caller's; a result the
+  // function does not own is cloned.
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
   // Loops and vectors down to what the LLVM conversions take.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createForallToForLoopPass());
