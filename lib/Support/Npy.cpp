@@ -122,6 +122,8 @@ bool parse(const std::string &content, const std::string &name, Array &array,
   if (fortran != "False")
     return fail("it is in Fortran order; write it in C order");
   array.shape.clear();
+  if (shape.size() < 2 || shape.front() != '(' || shape.back() != ')')
+    return fail("the shape '" + shape + "' is not a tuple");
   std::string dims = shape.substr(1, shape.size() - 2);
   std::stringstream ss(dims);
   std::string item;
