@@ -41,16 +41,17 @@ void mxq::buildCPUPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createMXQTile(tile));
   pm.addPass(createConvertMXQToLoops());
   addMXQBufferizationPasses(pm);
-  // Temporaries are freed (a tile's codes before their transpose, a copy of
-  // a shared fill, a fused producer's buffer): without this a long-running
-  // caller (Python, the fuzzers) grew with every call, as LeakSanitizer
-  // showed (scripts/sanitize.sh). Results stay the caller's; a result the
-  // function does not own is cloned.
-  bufferization::buildBufferDeallocationPipeline(pm);
-  pm.addPass(createConvertBufferizationToMemRefPass());
   // Loops and vectors down to what the LLVM conversions take.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createForallToForLoopPass());
+  // Temporaries are freed (a tile's codes before their transpose, a copy of
+  // a shared fill, a fused producer's buffer): without this a long-running
+  // caller (Python, the fuzzers) grew with every call, as LeakSanitizer
+  // showed (scripts/sanitize.sh). After scf.forall became scf.for: the
+  // deallocation pass leaves a forall body's allocations alone. Results
+  // stay the caller's; a result the function does not own is cloned.
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
   pm.addPass(createConvertVectorToSCFPass(
