@@ -7,11 +7,12 @@
 # ./fuzz-corpus/crashes; keep each one in test/Fuzz/Inputs/<target> once it is
 # fixed. Prints one line per target: runs, seconds, result.
 #   scripts/fuzz.sh [npy|parse|structured ...]   (default: all three)
-#   RUNS=100000 JOBS=2 scripts/fuzz.sh structured
+#   RUNS=100000 MAX_TIME=600 scripts/fuzz.sh structured   (stop after 600 s)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD="${MXQ_SANITIZE_BUILD_DIR:-$ROOT/build-sanitize}"
 RUNS="${RUNS:-1000000}"
+MAX_TIME="${MAX_TIME:-0}"
 CORPUS="$ROOT/fuzz-corpus"
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(npy parse structured)
@@ -44,6 +45,7 @@ for t in "${targets[@]}"; do
   set +e
   "$BUILD/bin/mxq-$t-fuzzer" "$dir" "${seeds[@]}" -runs="$RUNS" \
     -max_len="$max_len" -timeout=60 -rss_limit_mb=4096 \
+    -max_total_time="$MAX_TIME" \
     -artifact_prefix="$CORPUS/crashes/$t-" -print_final_stats=1 \
     > "$CORPUS/$t.log" 2>&1
   status=$?
