@@ -101,10 +101,7 @@ def as_source(x, input_dtype, name):
             raise ValueError(f"{name}: a torch tensor of {t.dtype} is not "
                              "supported; expected torch.float32, "
                              "torch.float16 or torch.bfloat16")
-        if input_dtype is not None and input_dtype != dtype:
-            raise ValueError(f"{name}: input_dtype {input_dtype!r} "
-                             f"contradicts the tensor's {t.dtype}")
-        return a, dtype
+        return _agree(name, input_dtype, a, dtype, t.dtype)
     a = np.asarray(x)
     if a.dtype == np.float32:
         dtype = "f32"
@@ -119,11 +116,17 @@ def as_source(x, input_dtype, name):
         raise ValueError(f"{name}: arrays of {a.dtype} are not supported; "
                          "expected float32, float16, or uint16 with "
                          "input_dtype='bf16'")
+    # np.require keeps a 0-d array 0-d (np.ascontiguousarray would not).
+    return _agree(name, input_dtype, np.require(a, requirements="C"), dtype,
+                  a.dtype)
+
+
+def _agree(name, input_dtype, a, dtype, native):
+    """(a, dtype), unless the caller's input_dtype says otherwise."""
     if input_dtype is not None and input_dtype != dtype:
         raise ValueError(f"{name}: input_dtype {input_dtype!r} contradicts "
-                         f"the array's {a.dtype}")
-    # np.require keeps a 0-d array 0-d (np.ascontiguousarray would not).
-    return np.require(a, requirements="C"), dtype
+                         f"the data's {native}")
+    return a, dtype
 
 
 def _f32_vector(name, value):

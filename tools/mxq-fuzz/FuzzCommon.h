@@ -71,7 +71,6 @@ public:
     return v[below(v.size())];
   }
   bool flag() { return byte() & 1; }
-  size_t left() const { return at < size ? size - at : 0; }
 
 private:
   const uint8_t *data;

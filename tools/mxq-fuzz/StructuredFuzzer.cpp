@@ -120,7 +120,7 @@ Shape blocked(::mxq::fuzz::Bytes &in, int64_t &rank, int64_t &axis,
 
 bool generate(::mxq::fuzz::Bytes &in, Function &f) {
   const auto &t = mlir::mxq::attributeSpace();
-  std::string body, results, returns;
+  std::string body;
   switch (in.below(6)) {
   case 0: { // quantize
     int64_t rank, axis, block;
@@ -254,7 +254,6 @@ bool generate(::mxq::fuzz::Bytes &in, Function &f) {
     Shape pshape = {perChannel ? shape[axis] : 1};
     std::string tp = perChannel ? "tensor<?xf32>" : "tensor<1xf32>";
     std::string axisText = perChannel ? " axis = " + std::to_string(axis) : "";
-    std::string ty = dynType(shape, src);
     if (grad) {
       body = std::string("%y = mxq.fake_quant_grad %a0, %a1, %a2 quant_min = ") +
              qmin + " quant_max = " + qmax + axisText + " : " + tin + ", " + tp;
@@ -276,7 +275,6 @@ bool generate(::mxq::fuzz::Bytes &in, Function &f) {
     f.text = "func.func @f(%a0: " + tin + ", %a1: " + tp + ", %a2: " + tp +
              ") -> " + tin + " {\n  " + body + "\n  return %y : " + tin +
              "\n}\n";
-    (void)ty;
     return true;
   }
   }

@@ -332,11 +332,6 @@ Value blockCount(OpBuilder &b, Location loc, Value size, Value k0,
   return arith::MinUIOp::create(b, loc, left, indexConst(b, loc, block));
 }
 
-Value chunkCount(OpBuilder &b, Location loc, Value size, Value start) {
-  Value left = arith::SubIOp::create(b, loc, size, start);
-  return arith::MinUIOp::create(b, loc, left, indexConst(b, loc, kChunk));
-}
-
 Value chunksOf(OpBuilder &b, Location loc, Value size, Value k0,
                int64_t block, bool inBounds) {
   if (inBounds)

@@ -76,7 +76,8 @@ struct DequantizeLowering : OpRewritePattern<dialect::DequantizeOp> {
                       cb, cl, at[axis],
                       arith::MulIOp::create(cb, cl, c,
                                             indexConst(cb, cl, kChunk)));
-                  Value n = inBounds ? Value() : chunkCount(cb, cl, size, a[axis]);
+                  Value n = inBounds ? Value()
+                                     : blockCount(cb, cl, size, a[axis], kChunk);
                   scf::YieldOp::create(
                       cb, cl,
                       ValueRange{piece(cb, cl, a, kChunk, n, inBounds, it[0])});

@@ -81,10 +81,8 @@ constexpr int64_t kUnrolledLanes = 64;
 /// cannot hold in registers. Max-abs and the elementwise encoding are exact
 /// in any order, so the bytes are the same.
 constexpr int64_t kChunk = 32;
-/// Elements of the chunk that starts at `start` (< size) on an axis of
-/// `size`: at most kChunk, at least 1.
-Value chunkCount(OpBuilder &b, Location loc, Value size, Value start);
-/// The chunks of the block that starts at `k0`: all of them where the block
+/// The chunks of the block that starts at `k0` (a chunk's elements are
+/// blockCount(size, start, kChunk)): all of them where the block
 /// is whole, else those holding an element (the masked lane helpers, like
 /// storeLanes, need at least one live lane).
 Value chunksOf(OpBuilder &b, Location loc, Value size, Value k0,

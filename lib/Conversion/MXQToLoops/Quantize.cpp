@@ -111,7 +111,7 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
       };
       auto countOf = [&](OpBuilder &cb, Location cl,
                          ArrayRef<Value> a) -> Value {
-        return inBounds ? Value() : chunkCount(cb, cl, size, a[axis]);
+        return inBounds ? Value() : blockCount(cb, cl, size, a[axis], kChunk);
       };
       auto readChunk = [&](OpBuilder &cb, Location cl, ArrayRef<Value> a) {
         return toF32(cb, cl,
