@@ -58,6 +58,10 @@ bool CompiledFunction::checkArity(size_t given, std::string &error) {
   return false;
 }
 
+std::string CompiledFunction::report() const {
+  return executable ? executable->report() : std::string();
+}
+
 bool CompiledFunction::run(const std::vector<RawTensor> &inputs,
                            std::vector<RawTensor> &results,
                            std::string &error) {

@@ -2,6 +2,7 @@
 #include "mxq/Conversion/Passes.h"
 #include "mxq/Transforms/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -60,6 +61,12 @@ bool touchesMemory(Operation *op) {
 
 /// Ops that stay in host code and end a straight-line run.
 bool endsRun(Operation *op) {
+  // A gpu.launch (or an op holding one) is a kernel already: wrapping it
+  // would nest launches.
+  if (op->getNumRegions() &&
+      op->walk([](gpu::LaunchOp) { return WalkResult::interrupt(); })
+          .wasInterrupted())
+    return true;
   return isa<scf::ParallelOp, memref::AllocOp, memref::AllocaOp,
              memref::DeallocOp>(op) ||
          op->hasTrait<OpTrait::IsTerminator>();

@@ -93,6 +93,11 @@ static cl::opt<int64_t> fp4Length(
              "whose last dimension is dynamic (the file holds ceil(n/2) "
              "bytes per row; default: twice the bytes)"),
     cl::init(-1));
+static cl::opt<bool> profile(
+    "profile", cl::cat(category),
+    cl::desc("print the memory profile of the run (target nvvm-emu: sectors "
+             "per warp-wide access, bank conflicts, bytes moved)"));
+
 static cl::opt<bool> print("print", cl::cat(category),
                            cl::desc("print the first values of each result"));
 
@@ -190,6 +195,7 @@ int main(int argc, char **argv) {
   options.chip = chip;
   options.isaVersion = ptx;
   options.tileSizes.assign(tileSizes.begin(), tileSizes.end());
+  options.profile = profile;
   if (!target->checkOptions(options, err))
     return error(err);
   if (fp4Length < -1 || (fp4Length.getNumOccurrences() && fp4Length < 0))
@@ -256,6 +262,8 @@ int main(int argc, char **argv) {
                                                    options, err);
   if (!compiled || !compiled->run(raw, results, err))
     return error(err);
+  if (profile)
+    llvm::outs() << compiled->report();
   std::vector<::mxq::npy::Array> outputs;
   for (const ::mxq::RawTensor &r : results)
     outputs.push_back(::mxq::tensorToNpy(r));

@@ -40,12 +40,15 @@ void populateMXQToLoopsPatterns(
     bool tileDual = true);
 
 /// The body of convert-mxq-to-loops (and of a target's variant of it, with
-/// its `native` converts): applies the patterns to `root` and fails with a
-/// diagnostic on any mxq op left.
-llvm::LogicalResult
-convertMXQToLoops(mlir::Operation *root,
-                  std::shared_ptr<const numerics::NativeConverts> native,
-                  bool tileDual = true);
+/// its `native` converts and its own patterns, `targetPatterns`, which add
+/// theirs with a higher benefit to take the ops they map themselves):
+/// applies the patterns to `root` and fails with a diagnostic on any mxq op
+/// left.
+llvm::LogicalResult convertMXQToLoops(
+    mlir::Operation *root,
+    std::shared_ptr<const numerics::NativeConverts> native,
+    bool tileDual = true,
+    llvm::function_ref<void(mlir::RewritePatternSet &)> targetPatterns = {});
 
 #define GEN_PASS_REGISTRATION
 #include "mxq/Conversion/Passes.h.inc"

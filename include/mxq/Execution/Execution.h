@@ -56,6 +56,9 @@ public:
               std::vector<npy::Array> &results, std::string &error,
               int64_t fp4Length = -1);
 
+  /// What the last run measured (TargetOptions::profile), or empty.
+  std::string report() const;
+
   /// How many functions have been compiled in this process (what a cache
   /// of compiled functions is observed by).
   static uint64_t numCompiles();

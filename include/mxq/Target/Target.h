@@ -36,6 +36,8 @@ struct TargetOptions {
   int isaVersion = 0;
   /// Tile sizes for mxq-tile (empty: the target's defaults).
   std::vector<int64_t> tileSizes;
+  /// Measure what the executable does (a target that cannot says so).
+  bool profile = false;
 };
 
 /// Time of one call of an executable.
@@ -56,6 +58,9 @@ public:
   /// target may add a warm-up call; callers that want one make it).
   virtual bool time(const std::vector<RawTensor> &inputs, int repeat,
                     Timing &timing, std::string &error) = 0;
+  /// What the last run measured, as text, when compiled with
+  /// TargetOptions::profile (empty otherwise).
+  virtual std::string report() const { return {}; }
 };
 
 class Target {

@@ -36,9 +36,12 @@ struct ConvertMXQToLoops
 
 llvm::LogicalResult(::mxq::convertMXQToLoops)(
     Operation *root, std::shared_ptr<const numerics::NativeConverts> native,
-    bool tileDual) {
+    bool tileDual,
+    llvm::function_ref<void(RewritePatternSet &)> targetPatterns) {
   RewritePatternSet patterns(root->getContext());
   populateMXQToLoopsPatterns(patterns, std::move(native), tileDual);
+  if (targetPatterns)
+    targetPatterns(patterns);
   if (failed(applyPatternsGreedily(root, std::move(patterns))))
     return failure();
   WalkResult left = root->walk([](Operation *op) {

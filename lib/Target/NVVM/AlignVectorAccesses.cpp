@@ -87,9 +87,11 @@ uint64_t provenAlignment(Value base, ValueRange indices, int64_t cap,
   if (!type || !type.getElementType().isIntOrFloat())
     return 0;
   unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-  if (bits % 8 != 0)
-    return 0; // sub-byte elements: one byte each in memory, not packed
-  uint64_t bytes = bits / 8;
+  // Sub-byte elements (FP4/FP6 codes) take one byte each in memory
+  // (mxq-byte-sized-memory keeps them so, vectors included).
+  if (bits > 8 && bits % 8 != 0)
+    return 0;
+  uint64_t bytes = bits < 8 ? 1 : bits / 8;
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty() ||
@@ -194,7 +196,10 @@ void version(gpu::LaunchOp launch, const SetVector<Value> &bases,
   for (Value base : bases) {
     auto type = cast<MemRefType>(base.getType());
     auto [strides, offset] = type.getStridesAndOffset();
-    int64_t elems = cap / (type.getElementType().getIntOrFloatBitWidth() / 8);
+    // Sub-byte codes take a byte each in memory.
+    int64_t elemBytes = std::max<int64_t>(
+        1, type.getElementType().getIntOrFloatBitWidth() / 8);
+    int64_t elems = cap / elemBytes;
     auto meta = memref::ExtractStridedMetadataOp::create(b, loc, base);
     for (auto [d, stride] : llvm::enumerate(strides)) {
       if (!ShapedType::isDynamic(stride))

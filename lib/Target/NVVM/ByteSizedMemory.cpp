@@ -25,14 +25,52 @@ bool isSubByte(Type t) {
   return i && i.getWidth() < 8;
 }
 
+/// A vector of sub-byte integers (LLVM packs those in memory; a memref of
+/// FP4/FP6 codes holds one per byte).
+bool isSubByteVector(Type t) {
+  auto v = dyn_cast<VectorType>(t);
+  return v && !v.isScalable() && isSubByte(v.getElementType());
+}
+
+/// The vector type `t` with i8 elements.
+VectorType bytesOf(Type t) {
+  auto v = cast<VectorType>(t);
+  return VectorType::get(v.getShape(), IntegerType::get(t.getContext(), 8));
+}
+
 struct WidenStore : OpRewritePattern<LLVM::StoreOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(LLVM::StoreOp op,
                                 PatternRewriter &rw) const override {
-    if (!isSubByte(op.getValue().getType()))
-      return failure();
     Location loc = op.getLoc();
     Value value = op.getValue();
+    if (isSubByteVector(value.getType())) {
+      // One code per byte. A truncation from a wider vector truncates to
+      // bytes and masks instead (no vector of sub-byte integers is left for
+      // NVPTX to legalise through local memory); otherwise zero-extend.
+      VectorType byteType = bytesOf(value.getType());
+      Value wide;
+      auto trunc = value.getDefiningOp<LLVM::TruncOp>();
+      auto from = trunc ? dyn_cast<VectorType>(trunc.getArg().getType())
+                        : VectorType();
+      if (from && from.getElementType().getIntOrFloatBitWidth() > 8) {
+        unsigned bits = cast<VectorType>(value.getType())
+                            .getElementType()
+                            .getIntOrFloatBitWidth();
+        Value bytes = LLVM::TruncOp::create(rw, loc, byteType, trunc.getArg());
+        Value mask = LLVM::ConstantOp::create(
+            rw, loc, byteType,
+            SplatElementsAttr::get(byteType,
+                                   rw.getI8IntegerAttr((1 << bits) - 1)));
+        wide = LLVM::AndOp::create(rw, loc, bytes, mask);
+      } else {
+        wide = LLVM::ZExtOp::create(rw, loc, byteType, value);
+      }
+      rw.modifyOpInPlace(op, [&] { op.getValueMutable().assign(wide); });
+      return success();
+    }
+    if (!isSubByte(value.getType()))
+      return failure();
     Value wide;
     auto trunc = value.getDefiningOp<LLVM::TruncOp>();
     if (trunc && cast<IntegerType>(trunc.getArg().getType()).getWidth() > 8) {
@@ -57,11 +95,12 @@ struct WidenLoad : OpRewritePattern<LLVM::LoadOp> {
   LogicalResult matchAndRewrite(LLVM::LoadOp op,
                                 PatternRewriter &rw) const override {
     Type narrow = op.getResult().getType();
-    if (!isSubByte(narrow))
+    if (!isSubByte(narrow) && !isSubByteVector(narrow))
       return failure();
     rw.setInsertionPointAfter(op);
     auto wide = cast<LLVM::LoadOp>(rw.clone(*op));
-    wide.getResult().setType(rw.getI8Type());
+    wide.getResult().setType(isSubByte(narrow) ? Type(rw.getI8Type())
+                                               : Type(bytesOf(narrow)));
     rw.replaceOpWithNewOp<LLVM::TruncOp>(op, narrow, wide.getResult());
     return success();
   }

@@ -110,10 +110,13 @@ Driver *load(std::string &error) {
 Driver *driver(std::string &error) {
   static std::once_flag once;
   static Driver *loaded = nullptr;
-  static std::string loadError;
-  std::call_once(once, [] { loaded = load(loadError); });
+  // Never destroyed: a compiled library's destructor (its module unload)
+  // may ask for the driver after this file's static objects are gone, at
+  // exit. AddressSanitizer found the use after free of a static string.
+  static std::string *loadError = new std::string();
+  std::call_once(once, [] { loaded = load(*loadError); });
   if (!loaded) {
-    error = loadError;
+    error = *loadError;
     return nullptr;
   }
   CUresult r = loaded->cuCtxSetCurrent(loaded->context);

@@ -1,5 +1,6 @@
 //===- ConvertMXQToLoopsNVVM.cpp - the shared expansion, NVIDIA's way -----===//
 #include "mxq/Conversion/Passes.h"
+#include "mxq/Target/NVVM/CoalescedKernels.h"
 #include "mxq/Target/NVVM/NVVMConverts.h"
 #include "mxq/Target/NVVM/Passes.h"
 
@@ -7,6 +8,8 @@ namespace mxq::nvvm {
 #define GEN_PASS_DEF_CONVERTMXQTOLOOPSNVVM
 #include "mxq/Target/NVVM/Passes.h.inc"
 } // namespace mxq::nvvm
+
+using namespace mlir;
 
 namespace {
 
@@ -20,9 +23,14 @@ struct ConvertMXQToLoopsNVVM
       getOperation()->emitError() << "convert-mxq-to-loops-nvvm: " << error;
       return signalPassFailure();
     }
-    if (failed(::mxq::convertMXQToLoops(getOperation(),
-                                        ::mxq::makeNVVMConverts(*target),
-                                        /*tileDual=*/false)))
+    std::shared_ptr<const ::mxq::numerics::NativeConverts> native =
+        ::mxq::makeNVVMConverts(*target);
+    if (failed(::mxq::convertMXQToLoops(
+            getOperation(), native, /*tileDual=*/false,
+            [&](RewritePatternSet &patterns) {
+              if (coalesced)
+                ::mxq::nvvm::populateCoalescedKernelPatterns(patterns, native);
+            })))
       signalPassFailure();
   }
 };

@@ -1,6 +1,7 @@
 //===- NVVMTarget.cpp - the NVIDIA target: pipeline and registration ------===//
 #include "mxq/Target/NVVM/NVVMTarget.h"
 #include "mxq/Conversion/Passes.h"
+#include "mxq/Target/NVVM/EmulatorRunner.h"
 #include "mxq/Target/NVVM/GPURunner.h"
 #include "mxq/Target/NVVM/NVGPU.h"
 #include "mxq/Target/NVVM/Passes.h"
@@ -88,6 +89,7 @@ void mxq::buildGPUPipeline(OpPassManager &pm,
   attach.features = "+ptx" + std::to_string(version);
   pm.addPass(createGpuNVVMAttachTarget(attach));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(nvvm::createMXQPrepareWorkgroupMemory());
   ConvertVectorToLLVMPassOptions toLLVM;
   toLLVM.vectorTransposeLowering = vector::VectorTransposeLowering::Shuffle1D;
   kernels.addPass(createConvertVectorToLLVMPass(toLLVM));
@@ -98,6 +100,11 @@ void mxq::buildGPUPipeline(OpPassManager &pm,
   kernels.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  if (options.format == "emulator") {
+    // The same kernels, compiled for the host and the SIMT emulator.
+    pm.addPass(nvvm::createMXQEmulateGPUKernels());
+    return;
+  }
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.format;
   binary.toolkitPath = options.toolkit;
@@ -116,18 +123,28 @@ struct GPUPipelineCLOptions : PassPipelineOptions<GPUPipelineCLOptions> {
                   llvm::cl::init(0)};
   Option<std::string> format{
       *this, "format",
-      llvm::cl::desc("isa (PTX, no toolkit needed), bin or fatbin"),
+      llvm::cl::desc("isa (PTX, no toolkit needed), bin, fatbin, or "
+                     "emulator (host code for the SIMT emulator)"),
       llvm::cl::init("isa")};
   Option<std::string> toolkit{
       *this, "toolkit", llvm::cl::desc("CUDA toolkit for bin/fatbin"),
       llvm::cl::init("/usr/local/cuda")};
 };
 
+/// The NVIDIA target, run through the CUDA driver ("nvvm") or by the SIMT
+/// emulator on the CPU ("nvvm-emu"): the same pipeline up to the kernels'
+/// serialisation.
 class NVVMTarget : public mxq::Target {
 public:
-  llvm::StringRef name() const override { return "nvvm"; }
+  explicit NVVMTarget(bool emulated) : emulated(emulated) {}
+  llvm::StringRef name() const override {
+    return emulated ? "nvvm-emu" : "nvvm";
+  }
   llvm::StringRef description() const override {
-    return "NVIDIA GPUs through NVVM and PTX, run through the CUDA driver";
+    return emulated ? "NVIDIA kernels run by mxq's SIMT emulator on the CPU "
+                      "(checked accesses, barriers, shuffles; --profile)"
+                    : "NVIDIA GPUs through NVVM and PTX, run through the CUDA "
+                      "driver";
   }
   void registerDialects(DialectRegistry &registry) const override {
     registry.insert<gpu::GPUDialect, NVVM::NVVMDialect>();
@@ -139,6 +156,8 @@ public:
     registerConvertNVVMToLLVMInterface(registry);
   }
   void registerPasses() const override {
+    if (emulated)
+      return; // the same passes as nvvm's
     mxq::nvvm::registerMXQNVVMPasses();
     registerGPUPasses();
     mxq::registerTargetPipeline<GPUPipelineCLOptions>(
@@ -157,12 +176,12 @@ public:
           options.format = o.format;
           options.toolkit = o.toolkit;
           if (options.format != "isa" && options.format != "bin" &&
-              options.format != "fatbin") {
-            error = "format is isa (PTX text), bin or fatbin, but it is '" +
-                    options.format + "'";
+              options.format != "fatbin" && options.format != "emulator") {
+            error = "format is isa (PTX text), bin, fatbin or emulator, but "
+                    "it is '" + options.format + "'";
             return false;
           }
-          if (options.format != "isa" &&
+          if ((options.format == "bin" || options.format == "fatbin") &&
               !llvm::sys::fs::exists(options.toolkit + "/bin/ptxas")) {
             error = "format " + options.format + " needs the CUDA toolkit, "
                     "but '" + options.toolkit + "/bin/ptxas' does not exist "
@@ -174,13 +193,17 @@ public:
         });
   }
   bool canRun(std::string &why) const override {
-    return !mxq::GPUExecutable::deviceChip(why).empty();
+    return emulated || !mxq::GPUExecutable::deviceChip(why).empty();
   }
   bool checkOptions(const mxq::TargetOptions &options,
                     std::string &error) const override {
     if (!options.tileSizes.empty()) {
-      error = "target nvvm takes no tile sizes (its pipeline maps blocks to "
-              "threads itself)";
+      error = "target " + name().str() + " takes no tile sizes (its pipeline "
+              "maps blocks to threads itself)";
+      return false;
+    }
+    if (options.profile && !emulated) {
+      error = "target nvvm has no profile (--profile is for nvvm-emu)";
       return false;
     }
     if (!options.chip.empty() &&
@@ -194,12 +217,18 @@ public:
           std::string &error) const override {
     if (!checkOptions(options, error))
       return nullptr;
+    if (emulated)
+      return mxq::EmulatorExecutable::compile(
+          module, entry, options.chip.empty() ? "sm_90" : options.chip,
+          options.isaVersion, options.profile, error);
     return mxq::GPUExecutable::compile(module, entry, options.chip,
                                        options.isaVersion, error);
   }
   bool emitLibrary(ModuleOp module, const std::string &entry,
                    const mxq::TargetOptions &options, const std::string &path,
                    std::string &error) const override {
+    if (emulated)
+      return mxq::Target::emitLibrary(module, entry, options, path, error);
     if (options.chip.empty()) {
       error = "compiling ahead of time for nvvm needs a chip (--chip)";
       return false;
@@ -209,10 +238,14 @@ public:
     return mxq::GPUExecutable::emitSharedLibrary(
         module, entry, options.chip, options.isaVersion, path, error);
   }
+
+private:
+  bool emulated;
 };
 
 } // namespace
 
 void mxq::registerNVVMTarget() {
-  registerTarget(std::make_unique<NVVMTarget>());
+  registerTarget(std::make_unique<NVVMTarget>(/*emulated=*/false));
+  registerTarget(std::make_unique<NVVMTarget>(/*emulated=*/true));
 }

@@ -1,6 +1,26 @@
-// RUN: mxq-opt %s --convert-mxq-to-loops-nvvm="chip=sm_90" | FileCheck %s --check-prefix=SM90
-// RUN: mxq-opt %s --convert-mxq-to-loops-nvvm="chip=sm_100a" | FileCheck %s --check-prefix=SM100
+// RUN: mxq-opt %s --convert-mxq-to-loops-nvvm="chip=sm_90 coalesced=false" | FileCheck %s --check-prefix=SM90
+// RUN: mxq-opt %s --convert-mxq-to-loops-nvvm="chip=sm_100a coalesced=false" | FileCheck %s --check-prefix=SM100
 // RUN: mxq-opt %s --convert-mxq-to-loops | FileCheck %s --check-prefix=SHARED
+// RUN: mxq-opt %s --convert-mxq-to-loops-nvvm="chip=sm_100a" | FileCheck %s --check-prefix=COAL
+
+// The target's own kernels (coalesced, the default): a launch of 256-thread
+// blocks, a block's lanes combining their amax with butterfly shuffles (8
+// lanes of 4 f32 elements: offsets 1, 2, 4), the same native converts.
+// COAL-LABEL: func.func @e4m3
+// COAL: gpu.launch blocks({{.*}}) threads({{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1)
+// COAL: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : i32
+// COAL: gpu.shuffle  xor %{{.*}}, %c2_i32, %c32_i32 : i32
+// COAL: gpu.shuffle  xor %{{.*}}, %c4_i32, %c32_i32 : i32
+// COAL: nvvm.convert.f32x2.to.f8x2 {{.*}} {rnd = #nvvm.fp_rnd_mode<rp>} : i16(f8E8M0FNU)
+// COAL: nvvm.convert.f32x2.to.f8x2 {{.*}} : i16(f8E4M3FN)
+// Dual quantize reads each 128 x 128 tile once into shared memory: the
+// row pass (shuffles), a barrier, the column pass from the shared tile.
+// COAL-LABEL: func.func @dual
+// COAL: gpu.launch {{.*}} workgroup(%{{.*}} : memref<33792xi8, #gpu.address_space<workgroup>>)
+// COAL: gpu.barrier
+// COAL: gpu.shuffle  xor
+// COAL: gpu.barrier
+// COAL-NOT: linalg.transpose
 
 // The shared expansion with the chip's native converts where the target
 // description says they exist and are exact. Pairs go in operand order
@@ -21,7 +41,8 @@
 // SM100: nvvm.convert.f32x2.to.f8x2 {{.*}} : i16(f8E4M3FN)
 // SM100-LABEL: func.func @e2m1
 // SM100: nvvm.convert.f32x2.to.f4x2 {{.*}} : i8(f4E2M1FN)
-// Dual quantize is two quantizes and a transpose on a GPU (no fused tile).
+// Without the coalesced kernels, dual quantize is two quantizes and a
+// transpose on a GPU (no fused tile).
 // SM90-LABEL: func.func @dual
 // SM90-NOT: vector<32x32x
 // SM90: linalg.transpose

@@ -8,23 +8,28 @@
 // SM90: .target sm_90
 // SM100A: .target sm_100a
 
-// MXFP8 quantize: the scale padding fill, then 4 blocks per thread read as
-// 16 x 128 bits, converted in pairs, written as 8 x 128 bits.
-// CHECK-LABEL: .entry q8_kernel(
+// MXFP8 quantize (the coalesced kernel): a lane loads 8 elements as 128
+// bits, the block's 4 lanes combine their amax by shuffles, its 8 codes are
+// stored as 64 bits, the first lane stores the scale byte.
 // CHECK-LABEL: .entry q8_kernel(
 // CHECK-DAG: ld.global.v4.b32
+// CHECK-DAG: shfl.sync.bfly
 // CHECK-DAG: cvt.rn.satfinite.e4m3x2.f32
 // SM100A-DAG: cvt.rp.ue8m0x2.f32
-// CHECK-DAG: st.global.v4.b32
+// CHECK-DAG: st.global.v2.b32
+// CHECK-DAG: st.global.b8
 func.func @q8(%x: tensor<64x128xbf16>) -> (tensor<64x128xf8E4M3FN>, tensor<64x4xf8E8M0FNU>) {
   %q, %s = mxq.quantize %x axis = 1 scale = rceil : tensor<64x128xbf16> -> tensor<64x128xf8E4M3FN>, tensor<64x4xf8E8M0FNU>
   return %q, %s : tensor<64x128xf8E4M3FN>, tensor<64x4xf8E8M0FNU>
 }
 
-// FP4 quantize: native e2m1 pairs on sm_100a only.
+// FP4 quantize: the pairs layout's padding fill, then the coalesced kernel
+// (8 codes of a byte each stored as 64 bits); native e2m1 pairs on sm_100a
+// only.
 // CHECK-LABEL: .entry q4_kernel(
 // CHECK-LABEL: .entry q4_kernel(
 // CHECK-DAG: ld.global.v4.b32
+// CHECK-DAG: st.global.v2.b32
 // SM100A-DAG: cvt.rn.satfinite.e2m1x2.f32
 // SM100A-DAG: cvt.rp.ue8m0x2.f32
 func.func @q4(%x: tensor<64x128xbf16>) -> (tensor<64x128xf4E2M1FN>, tensor<64x2x2xf8E8M0FNU>) {
@@ -32,27 +37,20 @@ func.func @q4(%x: tensor<64x128xbf16>) -> (tensor<64x128xf4E2M1FN>, tensor<64x2x
   return %q, %s : tensor<64x128xf4E2M1FN>, tensor<64x2x2xf8E8M0FNU>
 }
 
-// Dual quantize on a GPU: the row-wise quantize (128-bit accesses), the
-// column-wise one (a thread per column block: consecutive threads read
-// consecutive elements of a row, coalesced), then the column codes
-// transposed. A thread holding a whole 32 x 32 tile, as on the CPU, spills
-// 27 KB to local memory. The two scale tensors (one static size) start from
-// one padding fill, copied for the second (CSE merges the two fills; the
-// bufferization copies).
+// Dual quantize reads its input once: a thread block per 128 x 128 tile,
+// the tile in shared memory (128-bit stores), the row pass with shuffles,
+// the column pass from the shared tile, the column codes staged in shared
+// memory and written out as 128-bit rows of [K, M], both scale atoms as 512
+// contiguous bytes.
 // CHECK-LABEL: .entry dual_kernel(
-// CHECK-LABEL: .entry dual_kernel(
-// CHECK: ld.global.b8
-// CHECK: st.global.b8
-// CHECK-LABEL: .entry dual_kernel(
+// CHECK-DAG: .shared .align 16 .b8
 // CHECK-DAG: ld.global.v4.b32
-// CHECK-DAG: cvt.rn.satfinite.e4m3x2.f32
+// CHECK-DAG: st.shared.v4.b32
+// CHECK-DAG: bar.sync
+// CHECK-DAG: shfl.sync.bfly
+// CHECK-DAG: ld.shared.v4.b32
 // CHECK-DAG: st.global.v4.b32
-// CHECK-LABEL: .entry dual_kernel(
-// CHECK-DAG: ld.global.b16
-// CHECK-DAG: cvt.rn.satfinite.e4m3x2.f32
-// CHECK-LABEL: .entry dual_kernel(
-// CHECK: ld.global.b8
-// CHECK: st.global.b8
+// CHECK-NOT: .entry dual_kernel
 func.func @dual(%x: tensor<128x128xbf16>) -> (tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>) {
   %a, %b, %c, %d = mxq.dual_quantize %x scale = rceil : tensor<128x128xbf16> -> tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
   return %a, %b, %c, %d : tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
@@ -80,9 +78,11 @@ func.func @fq(%x: tensor<64x128xf32>, %step: tensor<1xf32>, %zp: tensor<1xf32>) 
   return %y : tensor<64x128xf32>
 }
 
-// Dequantize: codes read as 2 x 128 bits, values written as 8 x 128 bits.
+// Dequantize (the coalesced kernel): a lane reads 4 codes (32 bits) and its
+// block's scale byte and writes 4 f32 values as 128 bits.
 // CHECK-LABEL: .entry dq_kernel(
-// CHECK-DAG: ld.global.v4.b32
+// CHECK-DAG: ld.global.b32
+// CHECK-DAG: ld.global.b8
 // CHECK-DAG: st.global.v4.b32
 func.func @dq(%q: tensor<64x128xf8E4M3FN>, %s: tensor<64x4xf8E8M0FNU>) -> tensor<64x128xf32> {
   %y = mxq.dequantize %q, %s axis = 1 layout = linear : tensor<64x128xf8E4M3FN>, tensor<64x4xf8E8M0FNU> -> tensor<64x128xf32>
@@ -90,11 +90,11 @@ func.func @dq(%q: tensor<64x128xf8E4M3FN>, %s: tensor<64x4xf8E8M0FNU>) -> tensor
 }
 
 // Dynamic shapes: each kernel is versioned on the row strides. The version
-// for strides that are multiples of 16 bytes uses 128-bit accesses.
-// CHECK-LABEL: .entry dyn_kernel(
+// for strides that are multiples of 16 bytes uses 128-bit loads (and 64-bit
+// code stores).
 // CHECK-LABEL: .entry dyn_kernel(
 // CHECK: ld.global.v4.b32
-// CHECK: st.global.v4.b32
+// CHECK: st.global.v2.b32
 // CHECK-LABEL: .entry dyn_kernel(
 // CHECK-NOT: ld.global.v4
 // CHECK: ld.global.b16

@@ -1,7 +1,7 @@
 // The GPU pipeline's option errors are diagnostics and a failure, before any
 // lowering (no module dump, no exit 0).
 // RUN: not mxq-opt %s --mxq-gpu-pipeline="format=elf" 2>&1 | FileCheck %s --check-prefix=FORMAT
-// FORMAT: error: mxq-gpu-pipeline: format is isa (PTX text), bin or fatbin, but it is 'elf'
+// FORMAT: error: mxq-gpu-pipeline: format is isa (PTX text), bin, fatbin or emulator, but it is 'elf'
 // FORMAT-NOT: builtin.module
 // RUN: not mxq-opt %s --mxq-gpu-pipeline="format=bin toolkit=%t/none" 2>&1 | FileCheck %s --check-prefix=TOOLKIT
 // TOOLKIT: error: mxq-gpu-pipeline: format bin needs the CUDA toolkit, but '{{.*}}/none/bin/ptxas' does not exist

@@ -14,14 +14,29 @@ def ConvertMXQToLoopsNVVM
     (`mxq/Target/NVVM/NVGPU.h`) says `chip` has them and they are exact, and
     `dual_quantize` as two quantizes and a transpose (a GPU thread cannot
     hold the 32 x 32 tile of the fused form without spilling).
+
+    With `coalesced` (the default), `quantize` and `dequantize` along the
+    last axis with blocks of 32 become the target's own lane-cooperative
+    kernels (`mxq/Target/NVVM/CoalescedKernels.h`): a `gpu.launch` in which
+    each lane owns 16 bytes of a block, the block's absolute maximum is
+    combined with `gpu.shuffle xor`, and a warp's accesses are contiguous.
+    The per-block numbers come from the same builders as the shared
+    expansion's.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
            "the NVIDIA chip (sm_90, sm_100a, ...)">,
     Option<"ptx", "ptx", "int", /*default=*/"0",
            "PTX ISA version times ten (0: the chip's minimum)">,
+    Option<"coalesced", "coalesced", "bool", /*default=*/"true",
+           "quantize and dequantize along the last axis as lane-cooperative "
+           "kernels (a block spread over the lanes of a warp); false: the "
+           "shared expansion's thread per block">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect",
@@ -101,6 +116,58 @@ def MXQGPUDeviceBuffers
     launch reads or writes a buffer (the host cannot touch device memory).
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+
+def MXQEmulateGPUKernels
+    : Pass<"mxq-emulate-gpu-kernels", "::mlir::ModuleOp"> {
+  let summary = "Compile the GPU kernels for the host, for the SIMT emulator";
+  let description = [{
+    Takes what `mxq-gpu-pipeline` has right before `gpu-module-to-binary`
+    (host code in the LLVM dialect with `gpu.launch_func`, kernels in
+    `gpu.module`s as `llvm.func` with NVVM ops) and makes one host module
+    that the SIMT emulator (`mxq/Target/NVVM/SIMTEmulator.h`, target
+    `nvvm-emu`) runs:
+
+    - each kernel (and every function and global of its `gpu.module`) moves
+      into the host module under a prefixed name; pointers of every address
+      space become host pointers;
+    - special registers (`nvvm.read.ptx.sreg.*`), `nvvm.barrier0`,
+      `nvvm.shfl.sync`, shared-memory globals and the PTX converts
+      (`nvvm.convert.f32x2.to.*`) become calls of the emulator's runtime (the
+      converts its exact software models, `mxq/Target/NVVM/PTXConverts.h`);
+    - every `llvm.load`, `llvm.store` and masked load or store is preceded by
+      a call that checks it (bounds, alignment, shared-memory races) and
+      measures it; the module attribute `mxq.emu.sites` describes each such
+      site;
+    - each `gpu.launch_func` becomes a call of `mxq_emu_launch` with a thunk
+      that unpacks the kernel's arguments.
+
+    An NVVM op or memory instruction the emulator does not model is an
+    error naming it, so nothing runs unchecked.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+
+def MXQPrepareWorkgroupMemory
+    : Pass<"mxq-prepare-workgroup-memory", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "16-byte aligned workgroup buffers in NVVM's shared address space";
+  let description = [{
+    Two things the kernels' workgroup (shared) memory needs before LLVM:
+
+    - `convert-gpu-to-nvvm` gives a workgroup attribution the alignment of
+      its element type unless the attribution says otherwise (`llvm.align`):
+      a byte buffer would be `.shared .align 1`, and the 128-bit accesses
+      that `mxq-align-vector-accesses` proves from the indices (which assume
+      every buffer 16-byte aligned) would fault. Every workgroup attribution
+      without one gets `llvm.align = 16`.
+    - `convert-vector-to-llvm`, which runs before `convert-gpu-to-nvvm`,
+      does not know `#gpu.address_space<workgroup>` and leaves vector loads
+      and stores of shared memory to the later pass with an error message
+      per type; memref types in the module take NVVM's shared address space
+      (3) instead, which both passes understand.
+  }];
 }
 
 #endif // MXQ_TARGET_NVVM_PASSES_TD

@@ -1,0 +1,96 @@
+//===- BlockBuilders.h - the per-block IR builders of the expansion -*- C++ -*-===//
+//
+// The pieces of convert-mxq-to-loops that a target's own mapping of an op
+// reuses, so that a target-specific kernel (the NVIDIA target's
+// lane-cooperative kernels) computes each block with exactly the shared
+// expansion's numerics: the policies of a quantizing op, the conversions
+// between element types and i32 code bits, and the scale index of a block
+// in each layout. Everything here works on scalars and vectors and on
+// tensors or memrefs alike (none of it touches memory but scaleIndex's
+// index arithmetic).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MXQ_CONVERSION_BLOCKBUILDERS_H
+#define MXQ_CONVERSION_BLOCKBUILDERS_H
+
+#include "mxq/Dialect/MXQ/MXQ.h"
+#include "mxq/Numerics/Numerics.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <utility>
+
+namespace mxq::loops {
+using namespace mlir;
+namespace num = ::mxq::numerics;
+namespace dialect = ::mlir::mxq;
+
+/// An index constant.
+Value indexConst(OpBuilder &b, Location loc, int64_t v);
+/// The result sizes of `op`, static wherever its result types are.
+LogicalResult resultSizes(Operation *op, OpBuilder &b,
+                          ReifiedRankedShapedTypeDims &dims);
+/// `elt` shaped like `like` (vector or scalar).
+Type shapedLike(Type like, Type elt);
+/// i32 code bits as values of the small float `elt`, and back.
+Value toSmallFloat(OpBuilder &b, Location loc, Value bits, Type elt);
+Value fromSmallFloat(OpBuilder &b, Location loc, Value v);
+/// f16/bf16 widened to f32 exactly; f32 rounded to `elt` (nearest even).
+Value toF32(OpBuilder &b, Location loc, Value v);
+Value fromF32(OpBuilder &b, Location loc, Value v, Type elt);
+/// f32 values rounded to `elt` and widened back (what a cast does).
+Value roundTo(OpBuilder &b, Location loc, Value v, Type elt);
+/// ref: saturateToSource (f32 values of `elt`, saturated; NaN to +0).
+Value saturateTo(OpBuilder &b, Location loc, Value v, Type elt);
+/// The tensor index of the scale of block `blk` per layout.
+SmallVector<Value> scaleIndex(OpBuilder &b, Location loc, ValueRange ivs,
+                              int64_t axis, Value blk, Value numBlocks,
+                              dialect::ScaleLayout layout);
+/// What a quantizing op (quantize, dual_quantize) asks of each block.
+struct BlockPolicies {
+  ::mxq::ElementFormat format;
+  ::mxq::ScaleAlgorithm algorithm;
+  ::mxq::InfPolicy inf;
+  ::mxq::Rounding rounding;
+  ::mxq::NanElement nanElement;
+  ::mxq::Underflow underflow;
+
+  template <typename Op>
+  static BlockPolicies of(Op op, Type codeType) {
+    return {*dialect::getElementFormat(codeType),
+            dialect::toSupport(op.getScaleAlgorithm()),
+            dialect::toSupport(op.getInfPolicy()),
+            dialect::toSupport(op.getRounding()),
+            dialect::toSupport(op.getNanElement()),
+            dialect::toSupport(op.getUnderflow())};
+  }
+
+  /// The scale byte(s) of blocks of absolute maximum `amax` (f32 scalar or
+  /// vector) and the multiplier(s) of their elements (ref: quantize).
+  std::pair<Value, Value> scaleAndMultiplier(
+      OpBuilder &b, Location l, Value amax,
+      const num::NativeConverts *native) const {
+    Value s = num::scaleByte(b, l, amax, algorithm, inf, format, native);
+    return {s, num::blockMultiplier(b, l, amax, s, underflow, format)};
+  }
+
+  /// The codes of scaled elements `y`.
+  Value encode(OpBuilder &b, Location l, Value y,
+               const num::NativeConverts *native) const {
+    return num::encodeElement(b, l, y, format, rounding, nanElement, native);
+  }
+};
+
+/// Replaces `op` by `values`, each cast (tensor.cast) to the op's result
+/// type where the lowering built a more static one (a dynamic result type
+/// of a static input).
+void replaceWithResultTypes(PatternRewriter &rw, Operation *op,
+                            ValueRange values);
+
+
+} // namespace mxq::loops
+
+#endif // MXQ_CONVERSION_BLOCKBUILDERS_H

@@ -1,0 +1,749 @@
+//===- CoalescedKernels.cpp - lane-cooperative quantize and dequantize ----===//
+//
+// The NVIDIA target's own mapping of the block ops along the last axis (its
+// thread mapping, nothing else: every number comes from the shared
+// builders, mxq/Conversion/BlockBuilders.h, and the shared numerics).
+//
+// The shared expansion gives a thread whole blocks; a warp's 32 threads then
+// read addresses one block apart, and half of every 32-byte sector they
+// touch is wasted. Here a block of 32 elements is spread over L lanes that
+// each own one 16-byte chunk of the input (L = 4 for 16-bit inputs, 8 for
+// f32; dequantize: 16 bytes of results, so 4 or 8 codes a lane), so
+// consecutive lanes access consecutive chunks: a warp's loads and stores
+// touch the minimum number of sectors. Quantize combines the lanes'
+// absolute maxima with butterfly shuffles (exact: an unsigned maximum of |x| bits, in any order), and the
+// first lane of each block stores its scale byte. Every thread of a thread
+// block takes part in the shuffles (none leaves early); threads past the
+// end compute on nothing and store nothing.
+//
+//===----------------------------------------------------------------------===//
+#include "mxq/Target/NVVM/CoalescedKernels.h"
+
+#include "mxq/Conversion/BlockBuilders.h"
+#include "mxq/Support/ScaleLayout.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+namespace loops = ::mxq::loops;
+namespace num = ::mxq::numerics;
+namespace dialect = ::mlir::mxq;
+
+namespace {
+
+constexpr int64_t kThreads = 256; ///< threads per thread block
+constexpr int64_t kBlock = 32;    ///< the MX block these kernels take
+
+Value idx(OpBuilder &b, Location l, int64_t v) {
+  return arith::ConstantIndexOp::create(b, l, v);
+}
+
+/// A buffer of `tensor` for the kernel to read (bufferization makes it the
+/// caller's device buffer).
+Value bufferOf(OpBuilder &b, Location l, Value tensor) {
+  auto t = cast<RankedTensorType>(tensor.getType());
+  return bufferization::ToBufferOp::create(
+      b, l, MemRefType::get(t.getShape(), t.getElementType()), tensor,
+      /*readOnly=*/true);
+}
+
+/// A new buffer of `sizes` x `elt`.
+Value allocate(OpBuilder &b, Location l, ArrayRef<OpFoldResult> sizes,
+               Type elt) {
+  SmallVector<int64_t> shape;
+  SmallVector<Value> dynamic;
+  for (OpFoldResult s : sizes) {
+    if (auto c = getConstantIntValue(s)) {
+      shape.push_back(*c);
+    } else {
+      shape.push_back(ShapedType::kDynamic);
+      dynamic.push_back(cast<Value>(s));
+    }
+  }
+  return memref::AllocOp::create(b, l, MemRefType::get(shape, elt), dynamic);
+}
+
+Value asTensor(OpBuilder &b, Location l, Value buffer) {
+  auto m = cast<MemRefType>(buffer.getType());
+  return bufferization::ToTensorOp::create(
+      b, l, RankedTensorType::get(m.getShape(), m.getElementType()), buffer,
+      /*restrict=*/true, /*writable=*/true);
+}
+
+/// Where a lane works: its row (the indices before the last axis), the
+/// block along the last axis, its first column, how many of its `lanes`
+/// elements exist, and whether it is a thread past the end.
+struct LanePlace {
+  SmallVector<Value> lead;
+  Value blk, col0, count, full, valid, lane;
+};
+
+/// The launch of ceil(total / kThreads) thread blocks of kThreads threads
+/// (none when total is 0) around `body`, for `lanesPerBlock` lanes of
+/// `elems` elements per MX block of the rows of `shape` (the sizes of the
+/// data, last axis `size`, `numBlocks` blocks a row).
+void launchLanes(OpBuilder &b, Location l, ArrayRef<Value> shape,
+                 Value numBlocks, int64_t lanesPerBlock, int64_t elems,
+                 function_ref<void(OpBuilder &, Location, LanePlace &)> body) {
+  Value rows = idx(b, l, 1);
+  for (Value d : shape.drop_back())
+    rows = arith::MulIOp::create(b, l, rows, d);
+  Value total = arith::MulIOp::create(
+      b, l, arith::MulIOp::create(b, l, rows, numBlocks),
+      idx(b, l, lanesPerBlock));
+  Value any = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ugt, total,
+                                    idx(b, l, 0));
+  auto guard = scf::IfOp::create(b, l, any, /*withElseRegion=*/false);
+  OpBuilder g = guard.getThenBodyBuilder();
+  Value one = idx(g, l, 1);
+  Value grid = arith::CeilDivUIOp::create(g, l, total, idx(g, l, kThreads));
+  auto launch = gpu::LaunchOp::create(g, l, grid, one, one,
+                                      idx(g, l, kThreads), one, one);
+  OpBuilder k = OpBuilder::atBlockBegin(&launch.getBody().front());
+  Value gid = arith::AddIOp::create(
+      k, l,
+      arith::MulIOp::create(k, l, launch.getBlockIds().x, idx(k, l, kThreads)),
+      launch.getThreadIds().x);
+  LanePlace p;
+  p.valid = arith::CmpIOp::create(k, l, arith::CmpIPredicate::ult, gid, total);
+  Value g0 = arith::SelectOp::create(k, l, p.valid, gid, idx(k, l, 0));
+  Value L = idx(k, l, lanesPerBlock);
+  p.lane = arith::RemUIOp::create(k, l, g0, L);
+  Value t = arith::DivUIOp::create(k, l, g0, L);
+  p.blk = arith::RemUIOp::create(k, l, t, numBlocks);
+  Value row = arith::DivUIOp::create(k, l, t, numBlocks);
+  p.lead.resize(shape.size() - 1);
+  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d) {
+    p.lead[d] = arith::RemUIOp::create(k, l, row, shape[d]);
+    row = arith::DivUIOp::create(k, l, row, shape[d]);
+  }
+  p.col0 = arith::AddIOp::create(
+      k, l, arith::MulIOp::create(k, l, p.blk, idx(k, l, kBlock)),
+      arith::MulIOp::create(k, l, p.lane, idx(k, l, elems)));
+  // Elements of this lane: clamp(size - col0, 0, elems), 0 past the end.
+  Value size = shape.back();
+  Value left = arith::SubIOp::create(k, l, size, p.col0);
+  Value live = arith::CmpIOp::create(k, l, arith::CmpIPredicate::ult, p.col0,
+                                     size);
+  Value n = arith::MinUIOp::create(k, l, left, idx(k, l, elems));
+  n = arith::SelectOp::create(k, l, live, n, idx(k, l, 0));
+  p.count = arith::SelectOp::create(k, l, p.valid, n, idx(k, l, 0));
+  p.full = arith::CmpIOp::create(k, l, arith::CmpIPredicate::eq, p.count,
+                                 idx(k, l, elems));
+  body(k, l, p);
+  gpu::TerminatorOp::create(k, l);
+}
+
+/// `elems` elements of `buffer` at (lead..., col0): one unmasked vector
+/// where the lane is full, else the live ones (zeros after). With `asBits`
+/// (code buffers), the codes' i32 bits (fromSmallFloat), taken lane by lane
+/// in the ragged case so that no vector of sub-byte integers is built (NVPTX
+/// legalises those through local memory).
+Value readLane(OpBuilder &b, Location l, Value buffer, const LanePlace &p,
+               int64_t elems, bool asBits = false) {
+  Type elt = cast<MemRefType>(buffer.getType()).getElementType();
+  VectorType vt = VectorType::get({elems}, elt);
+  VectorType out = asBits ? VectorType::get({elems}, b.getI32Type()) : vt;
+  SmallVector<Value> at(p.lead);
+  at.push_back(p.col0);
+  auto ifOp = scf::IfOp::create(
+      b, l, p.full,
+      [&](OpBuilder &tb, Location tl) {
+        Value v = vector::TransferReadOp::create(
+            tb, tl, vt, buffer, at,
+            arith::ConstantOp::create(tb, tl, tb.getZeroAttr(elt)),
+            ArrayRef<bool>{true});
+        if (asBits)
+          v = loops::fromSmallFloat(tb, tl, v);
+        scf::YieldOp::create(tb, tl, v);
+      },
+      [&](OpBuilder &eb, Location el) {
+        Value v = arith::ConstantOp::create(eb, el, eb.getZeroAttr(out));
+        for (int64_t k = 0; k < elems; ++k) {
+          Value in = arith::CmpIOp::create(eb, el, arith::CmpIPredicate::ult,
+                                           idx(eb, el, k), p.count);
+          SmallVector<Value> pos(at);
+          pos.back() = arith::AddIOp::create(eb, el, p.col0, idx(eb, el, k));
+          auto lane = scf::IfOp::create(
+              eb, el, in,
+              [&](OpBuilder &ib, Location il) {
+                Value e = memref::LoadOp::create(ib, il, buffer, pos);
+                if (asBits)
+                  e = loops::fromSmallFloat(ib, il, e);
+                scf::YieldOp::create(
+                    ib, il,
+                    vector::InsertOp::create(ib, il, e, v, k).getResult());
+              },
+              [&](OpBuilder &ib, Location il) {
+                scf::YieldOp::create(ib, il, v);
+              });
+          v = lane.getResult(0);
+        }
+        scf::YieldOp::create(eb, el, v);
+      });
+  return ifOp.getResult(0);
+}
+
+/// Writes the lane's vector `v` at (lead..., col0): whole where the lane is
+/// full, else its live elements one by one. With `codeElt`, `v` holds i32
+/// code bits, converted to `codeElt` as a whole vector or lane by lane (no
+/// vector of sub-byte integers is taken apart).
+void writeLane(OpBuilder &b, Location l, Value v, Value buffer,
+               const LanePlace &p, Type codeElt = {}) {
+  int64_t elems = cast<VectorType>(v.getType()).getNumElements();
+  SmallVector<Value> at(p.lead);
+  at.push_back(p.col0);
+  scf::IfOp::create(
+      b, l, p.full,
+      [&](OpBuilder &tb, Location tl) {
+        Value whole = codeElt ? loops::toSmallFloat(tb, tl, v, codeElt) : v;
+        vector::TransferWriteOp::create(tb, tl, whole, buffer, at,
+                                        ArrayRef<bool>{true});
+        scf::YieldOp::create(tb, tl);
+      },
+      [&](OpBuilder &eb, Location el) {
+        for (int64_t k = 0; k < elems; ++k) {
+          Value in = arith::CmpIOp::create(eb, el, arith::CmpIPredicate::ult,
+                                           idx(eb, el, k), p.count);
+          auto lane = scf::IfOp::create(eb, el, in, /*withElse=*/false);
+          OpBuilder ib = lane.getThenBodyBuilder();
+          SmallVector<Value> pos(at);
+          pos.back() = arith::AddIOp::create(ib, el, p.col0, idx(ib, el, k));
+          Value e = vector::ExtractOp::create(ib, el, v, k);
+          if (codeElt)
+            e = loops::toSmallFloat(ib, el, e, codeElt);
+          memref::StoreOp::create(ib, el, e, buffer, pos);
+        }
+        scf::YieldOp::create(eb, el);
+      });
+}
+
+/// The sizes of `buffer` (of rank `rank`) as index values.
+SmallVector<Value> sizesOf(OpBuilder &b, Location l, Value buffer) {
+  SmallVector<Value> s;
+  auto m = cast<MemRefType>(buffer.getType());
+  for (int64_t d = 0; d < m.getRank(); ++d)
+    s.push_back(memref::DimOp::create(b, l, buffer, d));
+  return s;
+}
+
+bool isWideFloat(Type t) { return t.isF32() || t.isBF16() || t.isF16(); }
+
+struct CoalescedQuantize : OpRewritePattern<dialect::QuantizeOp> {
+  CoalescedQuantize(MLIRContext *ctx,
+                    std::shared_ptr<const num::NativeConverts> native)
+      : OpRewritePattern(ctx, /*benefit=*/2), native(std::move(native)) {}
+
+  LogicalResult matchAndRewrite(dialect::QuantizeOp op,
+                                PatternRewriter &rw) const override {
+    auto inType = cast<RankedTensorType>(op.getInput().getType());
+    int64_t rank = inType.getRank();
+    Type inElt = inType.getElementType();
+    Type codeElt = op.getCodes().getType().getElementType();
+    Type scaleElt = op.getScales().getType().getElementType();
+    if (int64_t(op.getAxis()) != rank - 1 ||
+        int64_t(op.getBlockSize()) != kBlock ||
+        !isWideFloat(inElt) || codeElt.getIntOrFloatBitWidth() > 8)
+      return rw.notifyMatchFailure(op, "not a last-axis block-32 quantize");
+    Location loc = op.getLoc();
+    int64_t elems = inElt.isF32() ? 4 : 8; // 16 bytes a lane
+    int64_t lanes = kBlock / elems;
+    auto policies = loops::BlockPolicies::of(op, codeElt);
+    bool bf16Product = op.getProduct() == dialect::Product::bf16;
+    auto layout = op.getScaleLayout();
+
+    ReifiedRankedShapedTypeDims dims;
+    if (failed(loops::resultSizes(op, rw, dims)))
+      return failure();
+    Value input = bufferOf(rw, loc, op.getInput());
+    Value codes = allocate(rw, loc, dims[0], codeElt);
+    Value scales = allocate(rw, loc, dims[1], scaleElt);
+    if (layout != dialect::ScaleLayout::linear) {
+      // The padding of a tiled layout (ref: kScalePad).
+      Value pad = loops::toSmallFloat(
+          rw, loc, num::i32Const(rw, loc, rw.getI32Type(), ::mxq::kScalePad),
+          scaleElt);
+      linalg::FillOp::create(rw, loc, ValueRange{pad}, ValueRange{scales});
+    }
+    SmallVector<Value> shape = sizesOf(rw, loc, input);
+    Value numBlocks =
+        arith::CeilDivUIOp::create(rw, loc, shape.back(), idx(rw, loc, kBlock));
+    const num::NativeConverts *nat = native.get();
+    launchLanes(rw, loc, shape, numBlocks, lanes, elems,
+                [&](OpBuilder &b, Location l, LanePlace &p) {
+      Value x = loops::toF32(b, l, readLane(b, l, input, p, elems));
+      // The block's amax: this lane's, then the other lanes' by shuffles.
+      Type i32 = b.getI32Type();
+      Value bits = arith::BitcastOp::create(b, l, i32, num::blockAmax(b, l, x));
+      Value width = arith::ConstantIntOp::create(b, l, 32, 32);
+      for (int64_t d = 1; d < lanes; d *= 2) {
+        Value other =
+            gpu::ShuffleOp::create(b, l, bits,
+                                   arith::ConstantIntOp::create(b, l, d, 32),
+                                   width, gpu::ShuffleMode::XOR)
+                .getShuffleResult();
+        bits = arith::MaxUIOp::create(b, l, bits, other);
+      }
+      Value amax = arith::BitcastOp::create(b, l, b.getF32Type(), bits);
+      auto [sByte, mult] = policies.scaleAndMultiplier(b, l, amax, nat);
+      Value r = vector::BroadcastOp::create(b, l, x.getType(), mult);
+      Value y = arith::MulFOp::create(b, l, x, r);
+      if (bf16Product)
+        y = loops::roundTo(b, l, y, b.getBF16Type());
+      Value code = policies.encode(b, l, y, nat);
+      writeLane(b, l, code, codes, p, codeElt);
+      // The first lane of a block stores its scale.
+      Value first = arith::AndIOp::create(
+          b, l, p.valid,
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, p.lane,
+                                idx(b, l, 0)));
+      auto store = scf::IfOp::create(b, l, first, /*withElse=*/false);
+      OpBuilder sb = store.getThenBodyBuilder();
+      SmallVector<Value> ivs(p.lead);
+      ivs.push_back(p.col0);
+      SmallVector<Value> at =
+          loops::scaleIndex(sb, l, ivs, rank - 1, p.blk, numBlocks, layout);
+      memref::StoreOp::create(sb, l, loops::toSmallFloat(sb, l, sByte, scaleElt),
+                              scales, at);
+    });
+    loops::replaceWithResultTypes(
+        rw, op, {asTensor(rw, loc, codes), asTensor(rw, loc, scales)});
+    return success();
+  }
+
+  std::shared_ptr<const num::NativeConverts> native;
+};
+
+struct CoalescedDequantize : OpRewritePattern<dialect::DequantizeOp> {
+  CoalescedDequantize(MLIRContext *ctx)
+      : OpRewritePattern(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(dialect::DequantizeOp op,
+                                PatternRewriter &rw) const override {
+    auto codesType = cast<RankedTensorType>(op.getCodes().getType());
+    int64_t rank = codesType.getRank();
+    Type resElt = op.getResult().getType().getElementType();
+    if (int64_t(op.getAxis()) != rank - 1 ||
+        int64_t(op.getBlockSize()) != kBlock ||
+        !isWideFloat(resElt))
+      return rw.notifyMatchFailure(op, "not a last-axis block-32 dequantize");
+    Location loc = op.getLoc();
+    // 16 bytes of results a lane (codes: 4 or 8 bytes).
+    int64_t elems = resElt.isF32() ? 4 : 8, lanes = kBlock / elems;
+    ::mxq::ElementFormat format =
+        *dialect::getElementFormat(codesType.getElementType());
+    ReifiedRankedShapedTypeDims dims;
+    if (failed(loops::resultSizes(op, rw, dims)))
+      return failure();
+    Value codes = bufferOf(rw, loc, op.getCodes());
+    Value scales = bufferOf(rw, loc, op.getScales());
+    Value result = allocate(rw, loc, dims[0], resElt);
+    SmallVector<Value> shape = sizesOf(rw, loc, codes);
+    Value numBlocks =
+        arith::CeilDivUIOp::create(rw, loc, shape.back(), idx(rw, loc, kBlock));
+    bool saturate = op.getCast() == dialect::ResultCast::saturate;
+    launchLanes(rw, loc, shape, numBlocks, lanes, elems,
+                [&](OpBuilder &b, Location l, LanePlace &p) {
+      Value code = readLane(b, l, codes, p, elems, /*asBits=*/true);
+      // Every lane of a block reads its scale (one sector for the warp).
+      SmallVector<Value> ivs(p.lead);
+      ivs.push_back(p.col0);
+      SmallVector<Value> at = loops::scaleIndex(b, l, ivs, rank - 1, p.blk,
+                                                numBlocks, op.getScaleLayout());
+      // A thread past the end reads scale 0 (it stores nothing).
+      SmallVector<Value> safe;
+      for (Value v : at)
+        safe.push_back(arith::SelectOp::create(b, l, p.valid, v, idx(b, l, 0)));
+      Value s = loops::fromSmallFloat(
+          b, l, memref::LoadOp::create(b, l, scales, safe));
+      Value value = num::decodeElement(b, l, code, format);
+      Value scale = vector::BroadcastOp::create(b, l, value.getType(),
+                                                num::scaleValue(b, l, s));
+      Value y = num::canonicalizeNaN(b, l,
+                                     arith::MulFOp::create(b, l, value, scale));
+      if (saturate)
+        y = loops::saturateTo(b, l, y, resElt);
+      writeLane(b, l, loops::fromF32(b, l, y, resElt), result, p);
+    });
+    loops::replaceWithResultTypes(rw, op, {asTensor(rw, loc, result)});
+    return success();
+  }
+};
+
+
+/// dual_quantize of a 16-bit input, reading it once: a thread block of
+/// kThreads threads per 128 x 128 tile (one SWIZZLE_32_4_4 atom of both
+/// scale tensors).
+///  1. Row pass: each lane loads one 16-byte chunk (a warp: two rows of 256
+///     contiguous bytes), keeps it in shared memory, and quantizes its row
+///     block with its 3 neighbours (shuffles), storing its codes (coalesced)
+///     and the block's scale into the staged row-scale atom.
+///  2. Column pass: a thread per (column, 32-row block), the 32 elements read
+///     down a column of the shared tile (a warp reads 32 consecutive
+///     columns of one row: no bank conflict), its scale into the staged
+///     column-scale atom and its 32 codes kept in registers.
+///  3. The column codes staged transposed in shared memory (rows padded to
+///     144 bytes: conflict-free 16-byte stores), then written out as rows of
+///     [K, M] in 16-byte chunks, and both scale atoms as 512 contiguous
+///     bytes (the column scales are staged column by column, four bytes
+///     each, and gathered into the swizzled order by the copy: stored in
+///     atom order, a warp's 32 columns would fall 16 bytes apart, on 8
+///     banks). The padding entries of an atom keep kScalePad.
+struct CooperativeDualQuantize : OpRewritePattern<dialect::DualQuantizeOp> {
+  CooperativeDualQuantize(MLIRContext *ctx,
+                          std::shared_ptr<const num::NativeConverts> native)
+      : OpRewritePattern(ctx, /*benefit=*/3), native(std::move(native)) {}
+
+  static constexpr int64_t T = 128;        ///< tile edge
+  static constexpr int64_t kPitch = 144;   ///< staged code row, bytes
+  static constexpr int64_t kScales0 = 32768, kScales1 = kScales0 + 512;
+  static constexpr int64_t kShared = kScales1 + 512;
+
+  LogicalResult matchAndRewrite(dialect::DualQuantizeOp op,
+                                PatternRewriter &rw) const override {
+    auto inType = cast<RankedTensorType>(op.getInput().getType());
+    int64_t rank = inType.getRank();
+    Type inElt = inType.getElementType();
+    Type codeElt = op.getCodes0().getType().getElementType();
+    Type scaleElt = op.getScales0().getType().getElementType();
+    if (!(inElt.isBF16() || inElt.isF16()) ||
+        codeElt.getIntOrFloatBitWidth() > 8)
+      return rw.notifyMatchFailure(op, "16-bit input, byte codes");
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rw.getContext();
+    auto policies = loops::BlockPolicies::of(op, codeElt);
+    const num::NativeConverts *nat = native.get();
+    ReifiedRankedShapedTypeDims dims;
+    if (failed(loops::resultSizes(op, rw, dims)))
+      return failure();
+    Value input = bufferOf(rw, loc, op.getInput());
+    Value codes0 = allocate(rw, loc, dims[0], codeElt);
+    Value scales0 = allocate(rw, loc, dims[1], scaleElt);
+    Value codes1 = allocate(rw, loc, dims[2], codeElt);
+    Value scales1 = allocate(rw, loc, dims[3], scaleElt);
+    SmallVector<Value> shape = sizesOf(rw, loc, input);
+    Value M = shape[rank - 2], K = shape[rank - 1];
+    Value batch = rank == 3 ? shape[0] : idx(rw, loc, 1);
+    Value one = idx(rw, loc, 1);
+    Value gx = arith::CeilDivUIOp::create(rw, loc, K, idx(rw, loc, T));
+    Value gy = arith::CeilDivUIOp::create(rw, loc, M, idx(rw, loc, T));
+    Value any = arith::CmpIOp::create(
+        rw, loc, arith::CmpIPredicate::ugt,
+        arith::MulIOp::create(rw, loc,
+                              arith::MulIOp::create(rw, loc, gx, gy), batch),
+        idx(rw, loc, 0));
+    // Scale atoms per row of atoms, for each layout's band.
+    Value atoms0 = arith::CeilDivUIOp::create(
+        rw, loc, arith::CeilDivUIOp::create(rw, loc, K, idx(rw, loc, 32)),
+        idx(rw, loc, 4));
+    Value atoms1 = arith::CeilDivUIOp::create(
+        rw, loc, arith::CeilDivUIOp::create(rw, loc, M, idx(rw, loc, 32)),
+        idx(rw, loc, 4));
+    auto guard = scf::IfOp::create(rw, loc, any, /*withElseRegion=*/false);
+    OpBuilder g = guard.getThenBodyBuilder();
+    auto wgType = MemRefType::get(
+        {kShared}, g.getI8Type(), MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+    auto launch = gpu::LaunchOp::create(
+        g, loc, gx, gy, batch, idx(g, loc, kThreads), one, one,
+        /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+        /*asyncDependencies=*/ValueRange{}, TypeRange{wgType});
+    OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
+    Location l = loc;
+    Value shared = launch.getWorkgroupAttributions()[0];
+    auto wsType = [&](ArrayRef<int64_t> shape, Type elt) {
+      return MemRefType::get(shape, elt, MemRefLayoutAttrInterface(),
+                             wgType.getMemorySpace());
+    };
+    Value tile = memref::ViewOp::create(b, l, wsType({T, T}, b.getI16Type()),
+                                        shared, idx(b, l, 0), ValueRange{});
+    Value staged = memref::ViewOp::create(
+        b, l, wsType({T, kPitch}, b.getI8Type()), shared, idx(b, l, 0),
+        ValueRange{});
+    Value ss0 = memref::ViewOp::create(b, l, wsType({512}, b.getI8Type()),
+                                       shared, idx(b, l, kScales0),
+                                       ValueRange{});
+    Value ss1 = memref::ViewOp::create(b, l, wsType({512}, b.getI8Type()),
+                                       shared, idx(b, l, kScales1),
+                                       ValueRange{});
+    Value ss1Words = memref::ViewOp::create(
+        b, l, wsType({128}, b.getI32Type()), shared, idx(b, l, kScales1),
+        ValueRange{});
+    Value t = launch.getThreadIds().x;
+    Value bx = launch.getBlockIds().x, by = launch.getBlockIds().y;
+    Value m0 = arith::MulIOp::create(b, l, by, idx(b, l, T));
+    Value k0 = arith::MulIOp::create(b, l, bx, idx(b, l, T));
+    SmallVector<Value> lead;
+    if (rank == 3)
+      lead.push_back(launch.getBlockIds().z);
+    auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
+      return arith::CmpIOp::create(b, l, p, x, y);
+    };
+    auto add = [&](Value x, Value y) -> Value {
+      return arith::AddIOp::create(b, l, x, y);
+    };
+    auto mul = [&](Value x, int64_t c) -> Value {
+      return arith::MulIOp::create(b, l, x, idx(b, l, c));
+    };
+    auto divc = [&](Value x, int64_t c) -> Value {
+      return arith::DivUIOp::create(b, l, x, idx(b, l, c));
+    };
+    auto remc = [&](Value x, int64_t c) -> Value {
+      return arith::RemUIOp::create(b, l, x, idx(b, l, c));
+    };
+    /// min(max(limit - from, 0), n), 0 unless `live`.
+    auto countOf = [&](Value limit, Value from, int64_t n, Value live) {
+      Value in = cmp(arith::CmpIPredicate::ult, from, limit);
+      Value left = arith::MinUIOp::create(
+          b, l, arith::SubIOp::create(b, l, limit, from), idx(b, l, n));
+      Value c = arith::SelectOp::create(b, l, in, left, idx(b, l, 0));
+      return arith::SelectOp::create(b, l, live, c, idx(b, l, 0)).getResult();
+    };
+    auto barrier = [&] { gpu::BarrierOp::create(b, l); };
+    Value padByte = arith::ConstantIntOp::create(b, l, ::mxq::kScalePad, 8);
+    VectorType bytes16 = VectorType::get({16}, b.getI8Type());
+    Value trueV = arith::ConstantIntOp::create(b, l, 1, 1);
+    Value zeroByte = arith::ConstantIntOp::create(b, l, 0, 8);
+
+    // 0. Both staged scale atoms start as padding.
+    {
+      Value isRow = cmp(arith::CmpIPredicate::ult, t, idx(b, l, 32));
+      Value isCol = arith::AndIOp::create(
+          b, l, arith::XOrIOp::create(b, l, isRow, trueV),
+          cmp(arith::CmpIPredicate::ult, t, idx(b, l, 64)));
+      Value pads = vector::BroadcastOp::create(b, l, bytes16, padByte);
+      Value at = mul(remc(t, 32), 16);
+      auto r = scf::IfOp::create(b, l, isRow, false);
+      OpBuilder rb = r.getThenBodyBuilder();
+      vector::TransferWriteOp::create(rb, l, pads, ss0, ValueRange{at},
+                                      ArrayRef<bool>{true});
+      auto c = scf::IfOp::create(b, l, isCol, false);
+      OpBuilder cb = c.getThenBodyBuilder();
+      vector::TransferWriteOp::create(cb, l, pads, ss1, ValueRange{at},
+                                      ArrayRef<bool>{true});
+    }
+    barrier();
+
+    // 1. Row pass: 8 rounds of 256 chunks of 8 elements.
+    Type i32 = b.getI32Type();
+    scf::ForOp::create(
+        b, l, idx(b, l, 0), idx(b, l, T * T / 8 / kThreads), one,
+        ValueRange{}, [&](OpBuilder &fb, Location fl, Value it, ValueRange) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(fb.getInsertionBlock(),
+                              fb.getInsertionPoint());
+          Value id = add(mul(it, kThreads), t);
+          Value r = divc(id, 16), c = remc(id, 16);
+          Value blk = divc(c, 4), lane = remc(c, 4);
+          Value row = add(m0, r);
+          Value rowLive = cmp(arith::CmpIPredicate::ult, row, M);
+          LanePlace p;
+          p.lead = lead;
+          p.lead.push_back(row);
+          p.col0 = add(k0, mul(c, 8));
+          p.count = countOf(K, p.col0, 8, rowLive);
+          p.full = cmp(arith::CmpIPredicate::eq, p.count, idx(b, l, 8));
+          p.valid = rowLive;
+          p.lane = lane;
+          Value v = readLane(b, l, input, p, 8);
+          vector::TransferWriteOp::create(
+              b, l,
+              arith::BitcastOp::create(
+                  b, l, VectorType::get({8}, b.getI16Type()), v),
+              tile, ValueRange{r, mul(c, 8)}, ArrayRef<bool>{true});
+          Value x = loops::toF32(b, l, v);
+          Value bits =
+              arith::BitcastOp::create(b, l, i32, num::blockAmax(b, l, x));
+          Value width = arith::ConstantIntOp::create(b, l, 32, 32);
+          for (int64_t d = 1; d < 4; d *= 2)
+            bits = arith::MaxUIOp::create(
+                b, l, bits,
+                gpu::ShuffleOp::create(
+                    b, l, bits, arith::ConstantIntOp::create(b, l, d, 32),
+                    width, gpu::ShuffleMode::XOR)
+                    .getShuffleResult());
+          Value amax = arith::BitcastOp::create(b, l, b.getF32Type(), bits);
+          auto [sByte, mult] = policies.scaleAndMultiplier(b, l, amax, nat);
+          Value y = arith::MulFOp::create(
+              b, l, x, vector::BroadcastOp::create(b, l, x.getType(), mult));
+          Value code = policies.encode(b, l, y, nat);
+          writeLane(b, l, code, codes0, p, codeElt);
+          // The block's scale, where the block exists.
+          Value blockLive = arith::AndIOp::create(
+              b, l, rowLive,
+              cmp(arith::CmpIPredicate::ult, add(k0, mul(blk, 32)), K));
+          Value first = arith::AndIOp::create(
+              b, l, blockLive,
+              cmp(arith::CmpIPredicate::eq, lane, idx(b, l, 0)));
+          auto st = scf::IfOp::create(b, l, first, false);
+          OpBuilder sb = st.getThenBodyBuilder();
+          Value off = arith::AddIOp::create(
+              sb, l,
+              arith::AddIOp::create(
+                  sb, l,
+                  arith::MulIOp::create(
+                      sb, l,
+                      arith::RemUIOp::create(sb, l, r, idx(sb, l, 32)),
+                      idx(sb, l, 16)),
+                  arith::MulIOp::create(
+                      sb, l, arith::DivUIOp::create(sb, l, r, idx(sb, l, 32)),
+                      idx(sb, l, 4))),
+              blk);
+          memref::StoreOp::create(
+              sb, l, arith::TruncIOp::create(sb, l, sb.getI8Type(), sByte),
+              ss0, ValueRange{off});
+          scf::YieldOp::create(fb, fl);
+        });
+    barrier();
+
+    // 2. Column pass: two (column, block) pairs a thread.
+    SmallVector<Value> columnCodes;
+    SmallVector<Value> columnAt;
+    VectorType codeBytes = VectorType::get({32}, b.getI8Type());
+    for (int64_t pair = 0; pair < 2; ++pair) {
+      Value id = add(idx(b, l, pair * kThreads), t);
+      Value j = remc(id, T), rb = divc(id, T);
+      SmallVector<Value> lanes;
+      for (int64_t i = 0; i < 32; ++i)
+        lanes.push_back(memref::LoadOp::create(
+            b, l, tile, ValueRange{add(mul(rb, 32), idx(b, l, i)), j}));
+      Value v = vector::FromElementsOp::create(
+          b, l, VectorType::get({32}, b.getI16Type()), lanes);
+      v = arith::BitcastOp::create(b, l, VectorType::get({32}, inElt), v);
+      Value x = loops::toF32(b, l, v);
+      Value amax = num::blockAmax(b, l, x);
+      auto [sByte, mult] = policies.scaleAndMultiplier(b, l, amax, nat);
+      Value y = arith::MulFOp::create(
+          b, l, x, vector::BroadcastOp::create(b, l, x.getType(), mult));
+      Value code = policies.encode(b, l, y, nat);
+      columnCodes.push_back(arith::TruncIOp::create(b, l, codeBytes, code));
+      columnAt.push_back(j);
+      columnAt.push_back(rb);
+      Value live = arith::AndIOp::create(
+          b, l, cmp(arith::CmpIPredicate::ult, add(k0, j), K),
+          cmp(arith::CmpIPredicate::ult, add(m0, mul(rb, 32)), M));
+      auto st = scf::IfOp::create(b, l, live, false);
+      OpBuilder sb = st.getThenBodyBuilder();
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(sb.getInsertionBlock(), sb.getInsertionPoint());
+      // Staged linearly (column j's four bytes together: a warp's 32
+      // columns hit 32 banks); the copy-out gathers the swizzled atom.
+      Value off = add(mul(j, 4), rb);
+      memref::StoreOp::create(b, l,
+                              arith::TruncIOp::create(b, l, b.getI8Type(),
+                                                      sByte),
+                              ss1, ValueRange{off});
+    }
+    barrier();
+    // 3. The column codes staged transposed, then written out.
+    for (int64_t pair = 0; pair < 2; ++pair) {
+      Value j = columnAt[2 * pair], rb = columnAt[2 * pair + 1];
+      for (int64_t h = 0; h < 2; ++h)
+        vector::TransferWriteOp::create(
+            b, l,
+            vector::ExtractStridedSliceOp::create(b, l, columnCodes[pair],
+                                                  {16 * h}, {16}, {1}),
+            staged, ValueRange{j, add(mul(rb, 32), idx(b, l, 16 * h))},
+            ArrayRef<bool>{true});
+    }
+    barrier();
+    scf::ForOp::create(
+        b, l, idx(b, l, 0), idx(b, l, T * T / 16 / kThreads), one,
+        ValueRange{}, [&](OpBuilder &fb, Location fl, Value it, ValueRange) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(fb.getInsertionBlock(),
+                              fb.getInsertionPoint());
+          Value id = add(mul(it, kThreads), t);
+          Value j = divc(id, 8), c = remc(id, 8);
+          Value rowLive = cmp(arith::CmpIPredicate::ult, add(k0, j), K);
+          LanePlace p;
+          p.lead = lead;
+          p.lead.push_back(add(k0, j));
+          p.col0 = add(m0, mul(c, 16));
+          p.count = countOf(M, p.col0, 16, rowLive);
+          p.full = cmp(arith::CmpIPredicate::eq, p.count, idx(b, l, 16));
+          Value v = vector::TransferReadOp::create(
+              b, l, bytes16, staged, ValueRange{j, mul(c, 16)}, zeroByte,
+              ArrayRef<bool>{true});
+          Value wide =
+              arith::ExtUIOp::create(b, l, VectorType::get({16}, i32), v);
+          writeLane(b, l, wide, codes1, p, codeElt);
+          scf::YieldOp::create(fb, fl);
+        });
+    // Both scale atoms, 16 bytes a lane.
+    {
+      Value isRow = cmp(arith::CmpIPredicate::ult, t, idx(b, l, 32));
+      Value isCol = arith::AndIOp::create(
+          b, l, arith::XOrIOp::create(b, l, isRow, trueV),
+          cmp(arith::CmpIPredicate::ult, t, idx(b, l, 64)));
+      Value at = mul(remc(t, 32), 16);
+      auto copy = [&](Value cond, Value from, Value to, Value atom) {
+        auto r = scf::IfOp::create(b, l, cond, false);
+        OpBuilder rb = r.getThenBodyBuilder();
+        Value v = vector::TransferReadOp::create(
+            rb, l, bytes16, from, ValueRange{at}, zeroByte,
+            ArrayRef<bool>{true});
+        Value s = arith::BitcastOp::create(
+            rb, l, VectorType::get({16}, scaleElt), v);
+        SmallVector<Value> pos(lead);
+        pos.push_back(arith::AddIOp::create(
+            rb, l, arith::MulIOp::create(rb, l, atom, idx(rb, l, 512)), at));
+        vector::TransferWriteOp::create(rb, l, s, to, pos,
+                                        ArrayRef<bool>{true});
+      };
+      copy(isRow, ss0, scales0, add(arith::MulIOp::create(b, l, by, atoms0), bx));
+      // The column atom from its linear staging: chunk q of the atom holds
+      // columns q, q+32, q+64, q+96, four bytes (blocks) each.
+      auto r = scf::IfOp::create(b, l, isCol, false);
+      OpBuilder rb = r.getThenBodyBuilder();
+      Value q = arith::RemUIOp::create(rb, l, t, idx(rb, l, 32));
+      SmallVector<Value> words;
+      for (int64_t a = 0; a < 4; ++a)
+        words.push_back(memref::LoadOp::create(
+            rb, l, ss1Words,
+            ValueRange{arith::AddIOp::create(rb, l, q, idx(rb, l, 32 * a))}));
+      Value v = vector::BitCastOp::create(
+          rb, l, bytes16,
+          vector::FromElementsOp::create(
+              rb, l, VectorType::get({4}, rb.getI32Type()), words));
+      SmallVector<Value> pos(lead);
+      pos.push_back(arith::AddIOp::create(
+          rb, l,
+          arith::MulIOp::create(
+              rb, l,
+              arith::AddIOp::create(
+                  rb, l, arith::MulIOp::create(rb, l, bx, atoms1), by),
+              idx(rb, l, 512)),
+          arith::MulIOp::create(rb, l, q, idx(rb, l, 16))));
+      vector::TransferWriteOp::create(
+          rb, l, arith::BitcastOp::create(rb, l, VectorType::get({16}, scaleElt), v),
+          scales1, pos, ArrayRef<bool>{true});
+    }
+    gpu::TerminatorOp::create(b, l);
+    loops::replaceWithResultTypes(
+        rw, op,
+        {asTensor(rw, loc, codes0), asTensor(rw, loc, scales0),
+         asTensor(rw, loc, codes1), asTensor(rw, loc, scales1)});
+    return success();
+  }
+
+  std::shared_ptr<const num::NativeConverts> native;
+};
+
+} // namespace
+
+void ::mxq::nvvm::populateCoalescedKernelPatterns(
+    RewritePatternSet &patterns,
+    std::shared_ptr<const ::mxq::numerics::NativeConverts> native) {
+  patterns.add<CoalescedQuantize>(patterns.getContext(), native);
+  patterns.add<CooperativeDualQuantize>(patterns.getContext(),
+                                        std::move(native));
+  patterns.add<CoalescedDequantize>(patterns.getContext());
+}
