@@ -91,6 +91,37 @@ void replaceWithResultTypes(PatternRewriter &rw, Operation *op,
                             ValueRange values);
 
 
+/// The steps of two_level_quantize (ref: twoLevelQuantize, the CANN
+/// kernel's order of roundings), for the shared expansion and for a
+/// target's own mapping of the op. Vectors of any length; the reductions
+/// (largest finite |x|, largest exponent) may be combined across pieces of
+/// a block by an unsigned maximum in any order.
+struct TwoLevelSteps {
+  Type elt;  ///< the input element type
+  bool ftz;  ///< div_denormals = ftz
+  ::mxq::Rounding rounding;
+  ::mxq::NanElement nanElement;
+
+  static TwoLevelSteps of(dialect::TwoLevelQuantizeOp op);
+  /// x times the smooth scales, rounded to the input type.
+  Value smoothed(OpBuilder &b, Location l, Value x, Value smooth) const;
+  /// The bits (i32) of the largest finite |x| of the f32 vector `x`.
+  Value finiteMaxBits(OpBuilder &b, Location l, Value x) const;
+  /// The fp32 level-0 scale of a block whose largest finite |x| has bits
+  /// `bits`.
+  Value level0(OpBuilder &b, Location l, Value bits) const;
+  /// The elements `x` (f32 vector) divided by the level-0 scale `l0` (f32).
+  Value temp(OpBuilder &b, Location l, Value x, Value l0) const;
+  /// The largest exponent field (i32) of `temp`; Inf and NaN count 0xFF.
+  Value maxExponent(OpBuilder &b, Location l, Value temp) const;
+  /// The level-1 E8M0 byte (i32) and multiplier (f32) of a group whose
+  /// largest exponent field is `maxExp`.
+  std::pair<Value, Value> level1(OpBuilder &b, Location l, Value maxExp) const;
+  /// The FP4 codes (i32 vector) of `temp` times `mult`.
+  Value codes(OpBuilder &b, Location l, Value temp, Value mult,
+              const num::NativeConverts *native) const;
+};
+
 } // namespace mxq::loops
 
 #endif // MXQ_CONVERSION_BLOCKBUILDERS_H

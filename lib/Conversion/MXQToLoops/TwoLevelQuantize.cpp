@@ -7,6 +7,95 @@
 #include "Lowering.h"
 
 namespace mxq::loops {
+
+TwoLevelSteps TwoLevelSteps::of(dialect::TwoLevelQuantizeOp op) {
+  return {op.getInput().getType().getElementType(),
+          op.getDivDenormals() == dialect::DivDenormals::ftz,
+          dialect::toSupport(op.getRounding()),
+          dialect::toSupport(op.getNanElement())};
+}
+
+Value TwoLevelSteps::smoothed(OpBuilder &b, Location l, Value x,
+                              Value smooth) const {
+  return roundTo(b, l, arith::MulFOp::create(b, l, x, smooth), elt);
+}
+
+Value TwoLevelSteps::finiteMaxBits(OpBuilder &b, Location l, Value x) const {
+  Type i32v = shapedLike(x.getType(), b.getI32Type());
+  Value absBits = num::absBits(b, l, x);
+  Value finite = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult,
+                                       absBits,
+                                       num::i32Const(b, l, i32v, 0x7F800000));
+  absBits = arith::SelectOp::create(b, l, finite, absBits,
+                                    num::i32Const(b, l, i32v, 0));
+  return vector::ReductionOp::create(b, l, vector::CombiningKind::MAXUI,
+                                     absBits)
+      .getResult();
+}
+
+Value TwoLevelSteps::level0(OpBuilder &b, Location l, Value bits) const {
+  Value amax = arith::BitcastOp::create(b, l, b.getF32Type(), bits);
+  Value l0 = arith::MulFOp::create(
+      b, l, amax, num::f32Const(b, l, amax.getType(), 1.0f / 6.0f));
+  Value l0Bits = arith::BitcastOp::create(b, l, b.getI32Type(), l0);
+  Value subnormal = arith::CmpIOp::create(
+      b, l, arith::CmpIPredicate::ult, l0Bits,
+      num::i32Const(b, l, b.getI32Type(), 0x00800000));
+  return arith::SelectOp::create(b, l, subnormal,
+                                 num::f32Const(b, l, l0.getType(), 0.0f), l0);
+}
+
+Value TwoLevelSteps::temp(OpBuilder &b, Location l, Value x, Value l0) const {
+  Value l0v = vector::BroadcastOp::create(b, l, x.getType(), l0);
+  Value zeroV = num::f32Const(b, l, x.getType(), 0.0f);
+  Value isZero =
+      arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, x, zeroV);
+  // With div_denormals = ftz the kernel's Div flushes subnormal dividends
+  // and quotients.
+  Value dividend = ftz ? num::flushSubnormal(b, l, x) : x;
+  Value quotient = arith::DivFOp::create(b, l, dividend, l0v);
+  if (ftz)
+    quotient = num::flushSubnormal(b, l, quotient);
+  return arith::SelectOp::create(b, l, isZero, x,
+                                 roundTo(b, l, quotient, elt));
+}
+
+Value TwoLevelSteps::maxExponent(OpBuilder &b, Location l, Value temp) const {
+  Type i32v = shapedLike(temp.getType(), b.getI32Type());
+  Value exps = arith::ShRUIOp::create(b, l, num::absBits(b, l, temp),
+                                      num::i32Const(b, l, i32v, 23));
+  return vector::ReductionOp::create(b, l, vector::CombiningKind::MAXUI, exps)
+      .getResult();
+}
+
+std::pair<Value, Value> TwoLevelSteps::level1(OpBuilder &b, Location l,
+                                              Value maxExp) const {
+  auto s = [&](int64_t v) { return num::i32Const(b, l, b.getI32Type(), v); };
+  auto eq = [&](Value x, int64_t v) {
+    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, s(v));
+  };
+  // The largest bf16 exponent field; Inf and NaN count as 0xFF.
+  Value byte = arith::SubIOp::create(
+      b, l, arith::MaxUIOp::create(b, l, maxExp, s(2)), s(2));
+  byte = arith::SelectOp::create(b, l, eq(maxExp, 0xFF), s(::mxq::kScaleNaN),
+                                 byte);
+  Value mult = num::scaleMultiplier(b, l, byte);
+  mult = arith::SelectOp::create(b, l, eq(maxExp, 0),
+                                 num::f32Const(b, l, b.getF32Type(), 0.0f),
+                                 mult);
+  return {byte, mult};
+}
+
+Value TwoLevelSteps::codes(OpBuilder &b, Location l, Value temp, Value mult,
+                           const num::NativeConverts *native) const {
+  Value v = arith::MulFOp::create(
+      b, l, temp, vector::BroadcastOp::create(b, l, temp.getType(), mult));
+  if (elt.isBF16())
+    v = roundTo(b, l, v, elt);
+  return num::encodeElement(b, l, v, ::mxq::ElementFormat::E2M1FN, rounding,
+                            nanElement, native);
+}
+
 namespace {
 
 /// Reads `len` elements along the last axis of `source` at `at` as f32
@@ -37,7 +126,6 @@ struct TwoLevelQuantizeLowering
     Location loc = op.getLoc();
     Value input = op.getInput(), smooth = op.getSmooth();
     auto inType = op.getInput().getType();
-    Type elt = inType.getElementType();
     int64_t rank = inType.getRank(), last = rank - 1;
     Type codeElt = op.getY().getType().getElementType();
     Type scaleElt = op.getLevel1Scales().getType().getElementType();
@@ -54,6 +142,7 @@ struct TwoLevelQuantizeLowering
     level1 = linalg::FillOp::create(rw, loc, ValueRange{pad}, ValueRange{level1})
                  .getResult(0);
     Value n = tensor::DimOp::create(rw, loc, input, last);
+    TwoLevelSteps rules = TwoLevelSteps::of(op);
 
     // x (times smooth, rounded to the input type) for `len` elements at k0.
     auto smoothed = [&](OpBuilder &b, Location l, ValueRange ivs, Value k0,
@@ -64,7 +153,7 @@ struct TwoLevelQuantizeLowering
       if (!smooth)
         return x;
       Value sm = readLastAxisF32(b, l, smooth, {k0}, len, inBounds);
-      return roundTo(b, l, arith::MulFOp::create(b, l, x, sm), elt);
+      return rules.smoothed(b, l, x, sm);
     };
 
     // Level 0.
@@ -79,19 +168,10 @@ struct TwoLevelQuantizeLowering
           // as fp32 bits (they order like the values), over the block's
           // 32-element chunks: whole chunks unmasked, the ragged one masked.
           Type i32 = b.getI32Type();
-          Type i32v = VectorType::get({kL1}, i32);
           auto chunkMax = [&](OpBuilder &cb, Location cl, Value kc,
                               bool inBounds) {
-            Value x = smoothed(cb, cl, ivs, kc, kL1, inBounds);
-            Value absBits = num::absBits(cb, cl, x);
-            Value finite = arith::CmpIOp::create(
-                cb, cl, arith::CmpIPredicate::ult, absBits,
-                num::i32Const(cb, cl, i32v, 0x7F800000));
-            absBits = arith::SelectOp::create(cb, cl, finite, absBits,
-                                              num::i32Const(cb, cl, i32v, 0));
-            return vector::ReductionOp::create(
-                       cb, cl, vector::CombiningKind::MAXUI, absBits)
-                .getResult();
+            return rules.finiteMaxBits(cb, cl,
+                                       smoothed(cb, cl, ivs, kc, kL1, inBounds));
           };
           auto chunks = scf::ForOp::create(
               b, l, indexConst(b, l, 0), indexConst(b, l, kL0 / kL1),
@@ -120,16 +200,7 @@ struct TwoLevelQuantizeLowering
                     });
                 scf::YieldOp::create(fb, fl, inside.getResults());
               });
-          Value amax =
-              arith::BitcastOp::create(b, l, b.getF32Type(), chunks.getResult(0));
-          Value l0 = arith::MulFOp::create(
-              b, l, amax, num::f32Const(b, l, amax.getType(), 1.0f / 6.0f));
-          Value l0Bits = arith::BitcastOp::create(b, l, b.getI32Type(), l0);
-          Value subnormal = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::ult, l0Bits,
-              num::i32Const(b, l, b.getI32Type(), 0x00800000));
-          l0 = arith::SelectOp::create(
-              b, l, subnormal, num::f32Const(b, l, l0.getType(), 0.0f), l0);
+          Value l0 = rules.level0(b, l, chunks.getResult(0));
           Value t = tensor::InsertOp::create(b, l, l0, iters[0], ivs);
           return {t};
         });
@@ -155,50 +226,11 @@ struct TwoLevelQuantizeLowering
           SmallVector<Value> l0At(ivs.begin(), ivs.end());
           l0At[last] = arith::DivUIOp::create(b, l, g,
                                               indexConst(b, l, kL0 / kL1));
-          Value l0 = vector::BroadcastOp::create(
-              b, l, x.getType(), tensor::ExtractOp::create(b, l, level0, l0At));
-          Value zeroV = num::f32Const(b, l, x.getType(), 0.0f);
-          Value isZero = arith::CmpFOp::create(
-              b, l, arith::CmpFPredicate::OEQ, x, zeroV);
-          // ref: twoLevelQuantize's division; with div_denormals = ftz the
-          // kernel's Div flushes subnormal dividends and quotients.
-          bool ftz = op.getDivDenormals() == dialect::DivDenormals::ftz;
-          Value dividend = ftz ? num::flushSubnormal(b, l, x) : x;
-          Value quotient = arith::DivFOp::create(b, l, dividend, l0);
-          if (ftz)
-            quotient = num::flushSubnormal(b, l, quotient);
-          Value temp = arith::SelectOp::create(b, l, isZero, x,
-                                               roundTo(b, l, quotient, elt));
-          // The largest bf16 exponent field; Inf and NaN count as 0xFF.
-          Type i32v = VectorType::get({kL1}, b.getI32Type());
-          auto c = [&](int64_t v) { return num::i32Const(b, l, i32v, v); };
-          Value absBits = num::absBits(b, l, temp);
-          Value exps = arith::ShRUIOp::create(b, l, absBits, c(23));
-          Value maxExp = vector::ReductionOp::create(
-              b, l, vector::CombiningKind::MAXUI, exps);
-          auto s = [&](int64_t v) {
-            return num::i32Const(b, l, b.getI32Type(), v);
-          };
-          auto eq = [&](Value x, int64_t v) {
-            return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x,
-                                         s(v));
-          };
-          Value byte = arith::SubIOp::create(
-              b, l, arith::MaxUIOp::create(b, l, maxExp, s(2)), s(2));
-          byte = arith::SelectOp::create(b, l, eq(maxExp, 0xFF),
-                                         s(::mxq::kScaleNaN), byte);
-          Value mult = num::scaleMultiplier(b, l, byte);
-          mult = arith::SelectOp::create(
-              b, l, eq(maxExp, 0),
-              num::f32Const(b, l, b.getF32Type(), 0.0f), mult);
-          Value v = arith::MulFOp::create(
-              b, l, temp, vector::BroadcastOp::create(b, l, temp.getType(), mult));
-          if (elt.isBF16())
-            v = roundTo(b, l, v, elt);
-          Value code = num::encodeElement(
-              b, l, v, ::mxq::ElementFormat::E2M1FN,
-              dialect::toSupport(op.getRounding()),
-              dialect::toSupport(op.getNanElement()), native());
+          Value l0 = tensor::ExtractOp::create(b, l, level0, l0At);
+          Value temp = rules.temp(b, l, x, l0);
+          auto [byte, mult] =
+              rules.level1(b, l, rules.maxExponent(b, l, temp));
+          Value code = rules.codes(b, l, temp, mult, native());
           SmallVector<Value> at(ivs.begin(), ivs.end());
           at[last] = k0;
           Value newCodes = writeCodes(b, l, code, iters[0], at, last,

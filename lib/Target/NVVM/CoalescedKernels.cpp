@@ -20,6 +20,7 @@
 #include "mxq/Target/NVVM/CoalescedKernels.h"
 
 #include "mxq/Conversion/BlockBuilders.h"
+#include "mxq/Support/Formats.h"
 #include "mxq/Support/ScaleLayout.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -87,11 +88,13 @@ struct LanePlace {
 
 /// The launch of ceil(total / kThreads) thread blocks of kThreads threads
 /// (none when total is 0) around `body`, for `lanesPerBlock` lanes of
-/// `elems` elements per MX block of the rows of `shape` (the sizes of the
-/// data, last axis `size`, `numBlocks` blocks a row).
+/// `elems` elements per block of `blockElems` of the rows of `shape` (the
+/// sizes of the data, `numBlocks` blocks a row); a lane's first element is
+/// blk * blockElems + lane * elems.
 void launchLanes(OpBuilder &b, Location l, ArrayRef<Value> shape,
                  Value numBlocks, int64_t lanesPerBlock, int64_t elems,
-                 function_ref<void(OpBuilder &, Location, LanePlace &)> body) {
+                 function_ref<void(OpBuilder &, Location, LanePlace &)> body,
+                 int64_t blockElems = kBlock) {
   Value rows = idx(b, l, 1);
   for (Value d : shape.drop_back())
     rows = arith::MulIOp::create(b, l, rows, d);
@@ -125,7 +128,7 @@ void launchLanes(OpBuilder &b, Location l, ArrayRef<Value> shape,
     row = arith::DivUIOp::create(k, l, row, shape[d]);
   }
   p.col0 = arith::AddIOp::create(
-      k, l, arith::MulIOp::create(k, l, p.blk, idx(k, l, kBlock)),
+      k, l, arith::MulIOp::create(k, l, p.blk, idx(k, l, blockElems)),
       arith::MulIOp::create(k, l, p.lane, idx(k, l, elems)));
   // Elements of this lane: clamp(size - col0, 0, elems), 0 past the end.
   Value size = shape.back();
@@ -234,6 +237,32 @@ SmallVector<Value> sizesOf(OpBuilder &b, Location l, Value buffer) {
   return s;
 }
 
+/// In the pairs layout, the lane that stores the scale of block `blk` (of
+/// `numBlocks` a row) also stores the padding byte after it when it is the
+/// last block and has no partner, so that no separate fill kernel writes
+/// the scales twice.
+void storePairPadding(OpBuilder &b, Location l, ArrayRef<Value> lead,
+                      Value blk, Value numBlocks, Value scales, Type scaleElt) {
+  Value last = arith::CmpIOp::create(
+      b, l, arith::CmpIPredicate::eq, blk,
+      arith::SubIOp::create(b, l, numBlocks, idx(b, l, 1)));
+  Value even = arith::CmpIOp::create(
+      b, l, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, l, blk, idx(b, l, 2)), idx(b, l, 0));
+  auto pad = scf::IfOp::create(b, l, arith::AndIOp::create(b, l, last, even),
+                               /*withElse=*/false);
+  OpBuilder pb = pad.getThenBodyBuilder();
+  SmallVector<Value> at(lead);
+  at.push_back(arith::DivUIOp::create(pb, l, blk, idx(pb, l, 2)));
+  at.push_back(idx(pb, l, 1));
+  memref::StoreOp::create(
+      pb, l,
+      loops::toSmallFloat(
+          pb, l, num::i32Const(pb, l, pb.getI32Type(), ::mxq::kScalePad),
+          scaleElt),
+      scales, at);
+}
+
 bool isWideFloat(Type t) { return t.isF32() || t.isBF16() || t.isF16(); }
 
 struct CoalescedQuantize : OpRewritePattern<dialect::QuantizeOp> {
@@ -265,8 +294,9 @@ struct CoalescedQuantize : OpRewritePattern<dialect::QuantizeOp> {
     Value input = bufferOf(rw, loc, op.getInput());
     Value codes = allocate(rw, loc, dims[0], codeElt);
     Value scales = allocate(rw, loc, dims[1], scaleElt);
-    if (layout != dialect::ScaleLayout::linear) {
-      // The padding of a tiled layout (ref: kScalePad).
+    if (layout == dialect::ScaleLayout::swizzle_32_4_4) {
+      // The padding of the swizzled layout (ref: kScalePad); the pairs
+      // layout's is stored by the kernel (storePairPadding).
       Value pad = loops::toSmallFloat(
           rw, loc, num::i32Const(rw, loc, rw.getI32Type(), ::mxq::kScalePad),
           scaleElt);
@@ -312,6 +342,8 @@ struct CoalescedQuantize : OpRewritePattern<dialect::QuantizeOp> {
           loops::scaleIndex(sb, l, ivs, rank - 1, p.blk, numBlocks, layout);
       memref::StoreOp::create(sb, l, loops::toSmallFloat(sb, l, sByte, scaleElt),
                               scales, at);
+      if (layout == dialect::ScaleLayout::pairs)
+        storePairPadding(sb, l, p.lead, p.blk, numBlocks, scales, scaleElt);
     });
     loops::replaceWithResultTypes(
         rw, op, {asTensor(rw, loc, codes), asTensor(rw, loc, scales)});
@@ -737,12 +769,152 @@ struct CooperativeDualQuantize : OpRewritePattern<dialect::DualQuantizeOp> {
   std::shared_ptr<const num::NativeConverts> native;
 };
 
+
+/// LanePlace `p` moved `shift` elements along the row (`elems` a lane).
+LanePlace shifted(OpBuilder &b, Location l, const LanePlace &p, Value size,
+                  int64_t shift, int64_t elems) {
+  LanePlace q = p;
+  q.col0 = arith::AddIOp::create(b, l, p.col0, idx(b, l, shift));
+  Value live = arith::AndIOp::create(
+      b, l, p.valid,
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, q.col0, size));
+  Value left = arith::MinUIOp::create(
+      b, l, arith::SubIOp::create(b, l, size, q.col0), idx(b, l, elems));
+  q.count = arith::SelectOp::create(b, l, live, left, idx(b, l, 0));
+  q.full = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, q.count,
+                                 idx(b, l, elems));
+  return q;
+}
+
+/// The unsigned maximum of `bits` (i32) over the lanes `lane ^ d` for d in
+/// `offsets` (butterfly shuffles).
+Value laneMax(OpBuilder &b, Location l, Value bits, ArrayRef<int64_t> offsets) {
+  Value width = arith::ConstantIntOp::create(b, l, 32, 32);
+  for (int64_t d : offsets)
+    bits = arith::MaxUIOp::create(
+        b, l, bits,
+        gpu::ShuffleOp::create(b, l, bits,
+                               arith::ConstantIntOp::create(b, l, d, 32), width,
+                               gpu::ShuffleMode::XOR)
+            .getShuffleResult());
+  return bits;
+}
+
+/// two_level_quantize (CANN DynamicDualLevelMxQuant) of a 16-bit input: a
+/// warp per 512-element level-0 block, each lane two 16-byte chunks (lane l
+/// elements [8l, 8l+8) and [256+8l, 256+8l+8), so each of the two loads is
+/// one contiguous 512 bytes across the warp). The level-0 maximum is
+/// combined over the warp (5 shuffles), each 32-element group's largest
+/// exponent over its 4 lanes (2 shuffles); lane 0 stores the fp32 level-0
+/// scale, the first lane of each group its E8M0 byte. Every number is
+/// TwoLevelSteps' (the shared expansion's).
+struct CoalescedTwoLevelQuantize
+    : OpRewritePattern<dialect::TwoLevelQuantizeOp> {
+  CoalescedTwoLevelQuantize(MLIRContext *ctx,
+                            std::shared_ptr<const num::NativeConverts> native)
+      : OpRewritePattern(ctx, /*benefit=*/2), native(std::move(native)) {}
+
+  LogicalResult matchAndRewrite(dialect::TwoLevelQuantizeOp op,
+                                PatternRewriter &rw) const override {
+    auto inType = cast<RankedTensorType>(op.getInput().getType());
+    int64_t rank = inType.getRank();
+    Type inElt = inType.getElementType();
+    Type codeElt = op.getY().getType().getElementType();
+    Type scaleElt = op.getLevel1Scales().getType().getElementType();
+    constexpr int64_t kL0 = ::mxq::kTwoLevelBlock0;
+    constexpr int64_t kL1 = ::mxq::kTwoLevelBlock1;
+    if (!(inElt.isBF16() || inElt.isF16()) || kL0 != 512 || kL1 != 32)
+      return rw.notifyMatchFailure(op, "16-bit input, blocks of 512 and 32");
+    Location loc = op.getLoc();
+    auto rules = loops::TwoLevelSteps::of(op);
+    const num::NativeConverts *nat = native.get();
+    ReifiedRankedShapedTypeDims dims;
+    if (failed(loops::resultSizes(op, rw, dims)))
+      return failure();
+    Value input = bufferOf(rw, loc, op.getInput());
+    Value smooth = op.getSmooth() ? bufferOf(rw, loc, op.getSmooth()) : Value();
+    Value codes = allocate(rw, loc, dims[0], codeElt);
+    Value level0 = allocate(rw, loc, dims[1], rw.getF32Type());
+    Value level1 = allocate(rw, loc, dims[2], scaleElt);
+    SmallVector<Value> shape = sizesOf(rw, loc, input);
+    Value size = shape.back();
+    Value numBlocks = arith::CeilDivUIOp::create(rw, loc, size, idx(rw, loc, kL0));
+    Value numGroups = arith::CeilDivUIOp::create(rw, loc, size, idx(rw, loc, kL1));
+    launchLanes(
+        rw, loc, shape, numBlocks, /*lanesPerBlock=*/32, /*elems=*/8,
+        [&](OpBuilder &b, Location l, LanePlace &p) {
+          LanePlace half[2] = {p, shifted(b, l, p, size, 256, 8)};
+          Value x[2];
+          Value bits;
+          for (int h = 0; h < 2; ++h) {
+            x[h] = loops::toF32(b, l, readLane(b, l, input, half[h], 8));
+            if (smooth) {
+              LanePlace s = half[h];
+              s.lead.clear();
+              x[h] = rules.smoothed(
+                  b, l, x[h], loops::toF32(b, l, readLane(b, l, smooth, s, 8)));
+            }
+            Value m = rules.finiteMaxBits(b, l, x[h]);
+            bits = h ? arith::MaxUIOp::create(b, l, bits, m).getResult() : m;
+          }
+          bits = laneMax(b, l, bits, {1, 2, 4, 8, 16});
+          Value l0 = rules.level0(b, l, bits);
+          Value first = arith::AndIOp::create(
+              b, l, p.valid,
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, p.lane,
+                                    idx(b, l, 0)));
+          {
+            auto st = scf::IfOp::create(b, l, first, false);
+            OpBuilder sb = st.getThenBodyBuilder();
+            SmallVector<Value> at(p.lead);
+            at.push_back(p.blk);
+            memref::StoreOp::create(sb, l, l0, level0, at);
+          }
+          Value groupLane = arith::RemUIOp::create(b, l, p.lane, idx(b, l, 4));
+          for (int h = 0; h < 2; ++h) {
+            Value temp = rules.temp(b, l, x[h], l0);
+            Value maxExp = laneMax(b, l, rules.maxExponent(b, l, temp), {1, 2});
+            auto [byte, mult] = rules.level1(b, l, maxExp);
+            writeLane(b, l, rules.codes(b, l, temp, mult, nat), codes, half[h],
+                      codeElt);
+            // The group's first lane stores its byte, where the group exists.
+            Value live = arith::CmpIOp::create(
+                b, l, arith::CmpIPredicate::ult, half[h].col0, size);
+            Value store = arith::AndIOp::create(
+                b, l, arith::AndIOp::create(b, l, p.valid, live),
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, groupLane,
+                                      idx(b, l, 0)));
+            auto st = scf::IfOp::create(b, l, store, false);
+            OpBuilder sb = st.getThenBodyBuilder();
+            Value g = arith::DivUIOp::create(sb, l, half[h].col0,
+                                             idx(sb, l, kL1));
+            SmallVector<Value> ivs(p.lead);
+            ivs.push_back(half[h].col0);
+            SmallVector<Value> at = loops::scaleIndex(
+                sb, l, ivs, rank - 1, g, numGroups, dialect::ScaleLayout::pairs);
+            memref::StoreOp::create(
+                sb, l, loops::toSmallFloat(sb, l, byte, scaleElt), level1, at);
+            storePairPadding(sb, l, p.lead, g, numGroups, level1, scaleElt);
+          }
+        },
+        /*blockElems=*/kL0);
+    loops::replaceWithResultTypes(
+        rw, op,
+        {asTensor(rw, loc, codes), asTensor(rw, loc, level0),
+         asTensor(rw, loc, level1)});
+    return success();
+  }
+
+  std::shared_ptr<const num::NativeConverts> native;
+};
+
 } // namespace
 
 void ::mxq::nvvm::populateCoalescedKernelPatterns(
     RewritePatternSet &patterns,
     std::shared_ptr<const ::mxq::numerics::NativeConverts> native) {
   patterns.add<CoalescedQuantize>(patterns.getContext(), native);
+  patterns.add<CoalescedTwoLevelQuantize>(patterns.getContext(), native);
   patterns.add<CooperativeDualQuantize>(patterns.getContext(),
                                         std::move(native));
   patterns.add<CoalescedDequantize>(patterns.getContext());
