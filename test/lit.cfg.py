@@ -49,6 +49,12 @@ if config.mxq_libfuzzer:
 for target in config.mxq_targets:
     config.available_features.add("target-" + target.lower())
 
+# The SIMT emulator (target nvvm-emu) runs the NVIDIA kernels anywhere the
+# build has the NVVM target: no GPU, driver or toolkit needed. Tests that run
+# GPU kernels without a GPU say REQUIRES: simt-emulator.
+if "target-nvvm" in config.available_features:
+    config.available_features.add("simt-emulator")
+
 # Tests that need the CUDA toolkit say REQUIRES: ptxas.
 cuda_root = os.environ.get("MXQ_CUDA_ROOT", "/usr/local/cuda")
 if os.path.exists(os.path.join(cuda_root, "bin", "ptxas")):

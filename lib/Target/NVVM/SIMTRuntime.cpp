@@ -18,6 +18,18 @@
 #include <unistd.h>
 #include <unordered_map>
 
+// AddressSanitizer must be told when the stack changes under it (fibers).
+#if defined(__SANITIZE_ADDRESS__)
+#define MXQ_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MXQ_ASAN 1
+#endif
+#endif
+#ifdef MXQ_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 namespace mxq::simt {
 
 namespace {
@@ -143,6 +155,9 @@ struct Launch {
   std::vector<Shadow> shadow;
   std::vector<Thread> threads;
   ucontext_t scheduler;
+  /// The scheduler's stack, for AddressSanitizer's fiber annotations.
+  const void *schedulerBottom = nullptr;
+  size_t schedulerSize = 0;
   Thread *current = nullptr;
   bool failed = false;
   std::unordered_map<InstanceKey, Instance, InstanceHash> instances;
@@ -167,8 +182,36 @@ struct Launch {
     failed = true;
     Thread *t = current;
     t->state = State::Killed;
-    swapcontext(&t->context, &scheduler);
+    yieldToScheduler(*t, /*exiting=*/true);
     std::abort(); // a killed fiber is never resumed
+  }
+
+  /// From a fiber to the scheduler (and back, unless `exiting`).
+  void yieldToScheduler(Thread &t, bool exiting = false) {
+#ifdef MXQ_ASAN
+    void *fake = nullptr;
+    __sanitizer_start_switch_fiber(exiting ? nullptr : &fake, schedulerBottom,
+                                   schedulerSize);
+#endif
+    swapcontext(&t.context, &scheduler);
+#ifdef MXQ_ASAN
+    __sanitizer_finish_switch_fiber(fake, &schedulerBottom, &schedulerSize);
+#endif
+  }
+
+  /// From the scheduler into `t`'s fiber, until it yields or ends.
+  void resume(Thread &t) {
+    long page = sysconf(_SC_PAGESIZE);
+    (void)page;
+#ifdef MXQ_ASAN
+    void *fake = nullptr;
+    __sanitizer_start_switch_fiber(&fake, t.stack + page,
+                                   kStackBytes - size_t(page));
+#endif
+    swapcontext(&scheduler, &t.context);
+#ifdef MXQ_ASAN
+    __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+#endif
   }
   void failInScheduler(const std::string &message) {
     session.impl->fail(message);
@@ -177,9 +220,17 @@ struct Launch {
 
   static void fiberMain() {
     Launch *l = running;
+#ifdef MXQ_ASAN
+    __sanitizer_finish_switch_fiber(nullptr, &l->schedulerBottom,
+                                    &l->schedulerSize);
+#endif
     l->thunk(l->params);
     l->current->state = State::Done;
-    // uc_link returns to the scheduler.
+    // uc_link returns to the scheduler; this fiber's stack is done.
+#ifdef MXQ_ASAN
+    __sanitizer_start_switch_fiber(nullptr, l->schedulerBottom,
+                                   l->schedulerSize);
+#endif
   }
 
   bool runBlock();
@@ -214,7 +265,7 @@ bool Launch::runBlock() {
       Thread &t = threads[i];
       while (t.state == State::Runnable && !failed) {
         current = &t;
-        swapcontext(&scheduler, &t.context);
+        resume(t);
       }
     }
     current = nullptr;
@@ -741,7 +792,7 @@ void mxq_emu_barrier(int32_t site) {
   Thread &t = *l.current;
   t.state = State::Barrier;
   t.site = site;
-  swapcontext(&t.context, &l.scheduler);
+  l.yieldToScheduler(t);
 }
 
 int64_t mxq_emu_shfl(int32_t kind, int32_t mask, int32_t value, int32_t offset,
@@ -755,7 +806,7 @@ int64_t mxq_emu_shfl(int32_t kind, int32_t mask, int32_t value, int32_t offset,
   t.shflValue = value;
   t.shflOffset = offset;
   t.shflClamp = clamp;
-  swapcontext(&t.context, &l.scheduler);
+  l.yieldToScheduler(t);
   return t.shflResult;
 }
 
