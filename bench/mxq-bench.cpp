@@ -5,12 +5,15 @@
 // same input bytes measured in the same run (memcpy into a fresh buffer, as
 // the kernels write fresh results), and the time to compile one quantize
 // function through the whole pipeline. Prints Gelem/s and the ratio of the
-// copy's time to the kernel's (1.0 = as fast as copying the input).
+// copy's time to the kernel's (1.0 = as fast as copying the input), then the
+// same kernel compiled for every core (OpenMP; --num-threads N for N) and
+// its speed-up over one thread.
 //
 //   mxq-bench [--size N] [--repeat R]
 //
 //===----------------------------------------------------------------------===//
 #include "mxq/InitAll.h"
+#include "mxq/Target/CPU/CPUTarget.h"
 #include "mxq/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -37,6 +40,9 @@ static cl::opt<int64_t> size("size", cl::cat(category), cl::desc("rows and colum
 static cl::list<int64_t> tileSizes(
     "tile-sizes", cl::cat(category), cl::CommaSeparated,
     cl::desc("tile with mxq-tile first (iteration-domain units)"));
+static cl::opt<int> numThreads(
+    "num-threads", cl::cat(category),
+    cl::desc("threads of the parallel column (0: every core)"), cl::init(0));
 static cl::opt<int> repeat("repeat", cl::cat(category), cl::desc("runs; the best is reported"),
                            cl::init(5));
 
@@ -117,8 +123,13 @@ int main(int argc, char **argv) {
       llvm::outs() << " " << t;
   }
   llvm::outs() << "\n";
-  llvm::outs() << llvm::format("%-30s %10s %10s %12s %8s\n", "kernel",
-                               "ms", "Gelem/s", "copy Gelem/s", "ratio");
+  std::string noOpenMP;
+  bool parallel = mxq::hasOpenMPRuntime(noOpenMP);
+  if (!parallel)
+    llvm::outs() << "(no parallel column: " << noOpenMP << ")\n";
+  llvm::outs() << llvm::format("%-30s %10s %10s %12s %8s %14s %8s\n",
+                               "kernel", "ms", "Gelem/s", "copy Gelem/s",
+                               "ratio", "all-core Gel/s", "speedup");
   for (const Case &c : kCases) {
     bool bf16 = std::string(c.elt) == "bf16";
     mxq::RawTensor input;
@@ -150,6 +161,7 @@ int main(int argc, char **argv) {
     std::string error;
     mxq::TargetOptions options;
     options.tileSizes.assign(tileSizes.begin(), tileSizes.end());
+    options.threads = 1;
     auto exe = cpu->compile(*module, "f", options, error);
     auto t1 = Clock::now();
     if (!exe) {
@@ -172,11 +184,36 @@ int main(int argc, char **argv) {
       best = std::min(best, timing.wallMillis / 1e3);
       bestCopy = std::min(bestCopy, seconds(b, d));
     }
+    // The same kernel on every core (or --num-threads).
+    double bestParallel = 0;
+    if (parallel) {
+      OwningOpRef<ModuleOp> again =
+          parseSourceString<ModuleOp>(moduleText(c), &context);
+      mxq::TargetOptions all = options;
+      all.threads = numThreads;
+      auto exeAll = cpu->compile(*again, "f", all, error);
+      if (!exeAll) {
+        llvm::errs() << error << "\n";
+        return 1;
+      }
+      bestParallel = 1e30;
+      for (int r = 0; r < repeat; ++r) {
+        mxq::Timing timing;
+        if (!exeAll->time({input}, 1, timing, error)) {
+          llvm::errs() << error << "\n";
+          return 1;
+        }
+        bestParallel = std::min(bestParallel, timing.wallMillis / 1e3);
+      }
+    }
     double elems = double(n) * n;
     llvm::outs() << llvm::format("%-30s %10.1f %10.2f %12.2f %8.2f", c.name,
                                  best * 1e3, elems / best / 1e9,
-                                 elems / bestCopy / 1e9, bestCopy / best)
-                 << "   (compile " << llvm::format("%.0f", seconds(t0, t1) * 1e3)
+                                 elems / bestCopy / 1e9, bestCopy / best);
+    if (parallel)
+      llvm::outs() << llvm::format(" %14.2f %8.2f", elems / bestParallel / 1e9,
+                                   best / bestParallel);
+    llvm::outs() << "   (compile " << llvm::format("%.0f", seconds(t0, t1) * 1e3)
                  << " ms)\n";
   }
   return 0;

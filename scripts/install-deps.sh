@@ -3,7 +3,7 @@
 set -euo pipefail
 PACKAGES=(g++ cmake ninja-build ccache python3 python3-dev llvm-22-dev
           libmlir-22-dev mlir-22-tools python3-numpy python3-pytest
-          pybind11-dev libgtest-dev)
+          pybind11-dev libgtest-dev libomp-22-dev)
 # --sanitize: also clang and its runtimes (scripts/sanitize.sh, fuzz.sh).
 if [ "${1:-}" = "--sanitize" ]; then
   PACKAGES+=(clang-22 libclang-rt-22-dev)

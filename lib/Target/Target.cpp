@@ -19,6 +19,8 @@ bool Target::checkOptions(const TargetOptions &options,
             std::to_string(options.isaVersion);
   else if (!options.tileSizes.empty())
     error = "target " + n + " takes no tile sizes";
+  else if (options.threads != 0)
+    error = "target " + n + " takes no thread count (--num-threads is for cpu)";
   else if (options.profile)
     error = "target " + n + " has no profile (--profile is for nvvm-emu)";
   return error.empty();

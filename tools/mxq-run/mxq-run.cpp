@@ -93,6 +93,12 @@ static cl::opt<int64_t> fp4Length(
              "whose last dimension is dynamic (the file holds ceil(n/2) "
              "bytes per row; default: twice the bytes)"),
     cl::init(-1));
+static cl::opt<int> threads(
+    "num-threads", cl::cat(category),
+    cl::desc("threads to run on (target cpu; 0, the default: every core; "
+             "1: one thread)"),
+    cl::init(0));
+
 static cl::opt<bool> profile(
     "profile", cl::cat(category),
     cl::desc("print the memory profile of the run (target nvvm-emu: sectors "
@@ -196,6 +202,7 @@ int main(int argc, char **argv) {
   options.isaVersion = ptx;
   options.tileSizes.assign(tileSizes.begin(), tileSizes.end());
   options.profile = profile;
+  options.threads = threads;
   if (!target->checkOptions(options, err))
     return error(err);
   if (fp4Length < -1 || (fp4Length.getNumOccurrences() && fp4Length < 0))

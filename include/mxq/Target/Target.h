@@ -38,6 +38,9 @@ struct TargetOptions {
   std::vector<int64_t> tileSizes;
   /// Measure what the executable does (a target that cannot says so).
   bool profile = false;
+  /// Threads to run on (0: every core; a target that runs on one thread
+  /// rejects any other count).
+  int threads = 0;
 };
 
 /// Time of one call of an executable.

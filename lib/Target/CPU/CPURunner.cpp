@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/TargetSelect.h"
@@ -33,7 +34,8 @@ CPUExecutable::~CPUExecutable() = default;
 
 std::unique_ptr<CPUExecutable>
 CPUExecutable::compile(ModuleOp module, const std::string &entry,
-                       std::string &error, llvm::ArrayRef<int64_t> tileSizes) {
+                       std::string &error, llvm::ArrayRef<int64_t> tileSizes,
+                       unsigned threads) {
   auto impl = std::make_unique<Impl>();
   impl->entry = entry;
   if (!detail::prepareEntry(module, entry, impl->resultRanks,
@@ -43,7 +45,7 @@ CPUExecutable::compile(ModuleOp module, const std::string &entry,
   if (!detail::lowerModule(
           module,
           [&](OpPassManager &pm) {
-            buildCPUPipeline(pm, tileSizes);
+            buildCPUPipeline(pm, tileSizes, threads);
             return success();
           },
           "the CPU pipeline failed", error))
@@ -52,7 +54,15 @@ CPUExecutable::compile(ModuleOp module, const std::string &entry,
   // calls memrefCopy from MLIR's C runner utilities.
   static const std::string runnerUtils =
       std::string(MXQ_MLIR_LIB_DIR) + "/libmlir_c_runner_utils.so";
-  SmallVector<StringRef, 1> libs{runnerUtils};
+  SmallVector<StringRef, 2> libs{runnerUtils};
+#ifdef MXQ_OPENMP_RUNTIME
+  // Parallel code calls the OpenMP runtime (__kmpc_fork_call, ...).
+  static const std::string openmp = MXQ_OPENMP_RUNTIME;
+  if (threads != 1) {
+    libs.push_back(openmp);
+    registerOpenMPDialectTranslation(*module->getContext());
+  }
+#endif
   auto engine = detail::jitCompile(module, 3, libs, error);
   if (!engine)
     return nullptr;

@@ -22,6 +22,8 @@
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
+#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
@@ -33,8 +35,19 @@
 
 using namespace mlir;
 
+bool mxq::hasOpenMPRuntime(std::string &why) {
+#ifdef MXQ_OPENMP_RUNTIME
+  return true;
+#else
+  why = "this build found no OpenMP runtime (libomp.so of LLVM 22: install "
+        "libomp-22-dev and reconfigure), so the CPU target runs on one thread";
+  return false;
+#endif
+}
+
 void mxq::buildCPUPipeline(OpPassManager &pm,
-                           llvm::ArrayRef<int64_t> tileSizes) {
+                           llvm::ArrayRef<int64_t> tileSizes,
+                           unsigned threads) {
   // The shared stages: tiling, then loops, vectors and exact numerics.
   MXQTileOptions tile;
   tile.tileSizes.assign(tileSizes.begin(), tileSizes.end());
@@ -53,6 +66,17 @@ void mxq::buildCPUPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
+  if (threads != 1) {
+    // Every core: the block loop nests (their iterations write disjoint
+    // bytes, mxq.parallel) become scf.parallel, then OpenMP work-sharing
+    // loops. Each block's bytes are computed the same way on any thread, so
+    // the results do not depend on the thread count.
+    pm.addNestedPass<func::FuncOp>(createMXQParallelizeLoops());
+    ConvertSCFToOpenMPPassOptions omp;
+    omp.numThreads = threads;
+    pm.addPass(createConvertSCFToOpenMPPass(omp));
+    pm.addPass(cpu::createMXQInlineAllocaScopes());
+  }
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
   pm.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));
@@ -73,6 +97,8 @@ void mxq::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
+  if (threads != 1)
+    pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   // What the x86 backend would get wrong: scalar bf16 in registers.
   pm.addPass(cpu::createMXQBF16MemoryAsI16());
@@ -94,6 +120,12 @@ struct CPUPipelineOptions : PassPipelineOptions<CPUPipelineOptions> {
       *this, "tile-sizes",
       llvm::cl::desc("tile sizes of mxq-tile (iteration-domain units, 0 for "
                      "untiled; default: the pass's)")};
+  Option<unsigned> threads{
+      *this, "threads",
+      llvm::cl::desc("1: sequential block loops (the default); N: OpenMP "
+                     "work-sharing loops on N threads; 0: on as many as the "
+                     "OpenMP runtime chooses (every core)"),
+      llvm::cl::init(1)};
 };
 
 class CPUTarget : public mxq::Target {
@@ -119,7 +151,7 @@ public:
                     std::to_string(*t);
             return false;
           }
-          mxq::buildCPUPipeline(pm, sizes);
+          mxq::buildCPUPipeline(pm, sizes, o.threads);
           return true;
         });
   }
@@ -127,6 +159,17 @@ public:
                     std::string &error) const override {
     mxq::TargetOptions rest = options;
     rest.tileSizes.clear();
+    rest.threads = 0;
+    if (options.threads < 0) {
+      error = "--num-threads: a thread count cannot be negative, but it is " +
+              std::to_string(options.threads);
+      return false;
+    }
+    std::string why;
+    if (options.threads > 1 && !mxq::hasOpenMPRuntime(why)) {
+      error = "--num-threads=" + std::to_string(options.threads) + ": " + why;
+      return false;
+    }
     if (auto t = negativeTileSize(options.tileSizes)) {
       error = "--tile-sizes: a tile size cannot be negative, but one is " +
               std::to_string(*t);
@@ -140,8 +183,11 @@ public:
           std::string &error) const override {
     if (!checkOptions(options, error))
       return nullptr;
+    std::string why;
+    unsigned threads = mxq::hasOpenMPRuntime(why) ? unsigned(options.threads)
+                                                  : 1u;
     return mxq::CPUExecutable::compile(module, entry, error,
-                                       options.tileSizes);
+                                       options.tileSizes, threads);
   }
 };
 

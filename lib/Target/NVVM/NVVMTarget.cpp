@@ -202,6 +202,11 @@ public:
               "maps blocks to threads itself)";
       return false;
     }
+    if (options.threads != 0) {
+      error = "target " + name().str() + " takes no thread count (--num-threads "
+              "is for cpu)";
+      return false;
+    }
     if (options.profile && !emulated) {
       error = "target nvvm has no profile (--profile is for nvvm-emu)";
       return false;

@@ -19,7 +19,7 @@ public:
   /// JIT-compiles it. Null and a sentence in `error` on failure.
   static std::unique_ptr<CPUExecutable>
   compile(mlir::ModuleOp module, const std::string &entry, std::string &error,
-          llvm::ArrayRef<int64_t> tileSizes = {});
+          llvm::ArrayRef<int64_t> tileSizes = {}, unsigned threads = 1);
   ~CPUExecutable() override;
 
   /// Runs the function and copies its results out.

@@ -19,4 +19,18 @@ def MXQBF16MemoryAsI16 : Pass<"mxq-bf16-memory-as-i16"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+
+def MXQInlineAllocaScopes : Pass<"mxq-inline-alloca-scopes"> {
+  let summary = "Inline the alloca scopes of OpenMP loop bodies that allocate nothing";
+  let description = [{
+    `convert-scf-to-openmp` wraps every work-sharing loop body in a
+    `memref.alloca_scope` (so that stack allocations of an iteration are
+    freed), whose region must stay one block; `convert-scf-to-cf` then
+    splits the loops inside it into blocks and the IR no longer verifies.
+    mxq's loop bodies allocate nothing on the stack, so the scope is
+    inlined; a scope that holds a `memref.alloca` is left alone.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 #endif // MXQ_TARGET_CPU_PASSES_TD
