@@ -1,5 +1,7 @@
 //===- Descriptors.cpp - memref descriptors for the runners ---------------===//
 #include "mxq/Runtime/Descriptors.h"
+
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "mxq/Runtime/MemRefDescriptor.h"
 #include "mxq/Support/ElementTypes.h"
 
@@ -117,6 +119,18 @@ jitCompile(ModuleOp module, unsigned optLevel,
     return nullptr;
   }
   return std::move(*engine);
+}
+
+void registerSymbols(
+    ExecutionEngine &engine,
+    const std::vector<std::pair<const char *, void *>> &symbols) {
+  engine.registerSymbols([&](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap map;
+    for (auto [name, address] : symbols)
+      map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                             llvm::JITSymbolFlags::Exported};
+    return map;
+  });
 }
 
 std::vector<int64_t> descriptor(void *data, const std::vector<int64_t> &shape) {

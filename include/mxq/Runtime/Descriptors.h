@@ -49,6 +49,10 @@ std::unique_ptr<mlir::ExecutionEngine>
 jitCompile(mlir::ModuleOp module, unsigned optLevel,
            llvm::ArrayRef<llvm::StringRef> libs, std::string &error);
 
+/// Makes `symbols` (name, address) resolvable by the code `engine` runs
+/// (a target's runtime calls).
+void registerSymbols(mlir::ExecutionEngine &engine,
+                     const std::vector<std::pair<const char *, void *>> &symbols);
 /// The descriptor of a row-major buffer of `shape` at `data`.
 std::vector<int64_t> descriptor(void *data, const std::vector<int64_t> &shape);
 

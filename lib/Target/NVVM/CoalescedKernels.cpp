@@ -265,10 +265,19 @@ void storePairPadding(OpBuilder &b, Location l, ArrayRef<Value> lead,
 
 bool isWideFloat(Type t) { return t.isF32() || t.isBF16() || t.isF16(); }
 
-struct CoalescedQuantize : OpRewritePattern<dialect::QuantizeOp> {
-  CoalescedQuantize(MLIRContext *ctx,
-                    std::shared_ptr<const num::NativeConverts> native)
-      : OpRewritePattern(ctx, /*benefit=*/2), native(std::move(native)) {}
+/// A kernel pattern of this file: it takes `Op` ahead of the shared
+/// expansion (benefit) and uses the chip's native converts.
+template <typename Op>
+struct KernelPattern : OpRewritePattern<Op> {
+  KernelPattern(MLIRContext *ctx,
+                std::shared_ptr<const num::NativeConverts> native,
+                PatternBenefit benefit = 2)
+      : OpRewritePattern<Op>(ctx, benefit), native(std::move(native)) {}
+  std::shared_ptr<const num::NativeConverts> native;
+};
+
+struct CoalescedQuantize : KernelPattern<dialect::QuantizeOp> {
+  using KernelPattern::KernelPattern;
 
   LogicalResult matchAndRewrite(dialect::QuantizeOp op,
                                 PatternRewriter &rw) const override {
@@ -350,7 +359,6 @@ struct CoalescedQuantize : OpRewritePattern<dialect::QuantizeOp> {
     return success();
   }
 
-  std::shared_ptr<const num::NativeConverts> native;
 };
 
 struct CoalescedDequantize : OpRewritePattern<dialect::DequantizeOp> {
@@ -428,10 +436,10 @@ struct CoalescedDequantize : OpRewritePattern<dialect::DequantizeOp> {
 ///     each, and gathered into the swizzled order by the copy: stored in
 ///     atom order, a warp's 32 columns would fall 16 bytes apart, on 8
 ///     banks). The padding entries of an atom keep kScalePad.
-struct CooperativeDualQuantize : OpRewritePattern<dialect::DualQuantizeOp> {
+struct CooperativeDualQuantize : KernelPattern<dialect::DualQuantizeOp> {
   CooperativeDualQuantize(MLIRContext *ctx,
                           std::shared_ptr<const num::NativeConverts> native)
-      : OpRewritePattern(ctx, /*benefit=*/3), native(std::move(native)) {}
+      : KernelPattern(ctx, std::move(native), /*benefit=*/3) {}
 
   static constexpr int64_t T = 128;        ///< tile edge
   static constexpr int64_t kPitch = 144;   ///< staged code row, bytes
@@ -766,7 +774,6 @@ struct CooperativeDualQuantize : OpRewritePattern<dialect::DualQuantizeOp> {
     return success();
   }
 
-  std::shared_ptr<const num::NativeConverts> native;
 };
 
 
@@ -809,10 +816,8 @@ Value laneMax(OpBuilder &b, Location l, Value bits, ArrayRef<int64_t> offsets) {
 /// scale, the first lane of each group its E8M0 byte. Every number is
 /// TwoLevelSteps' (the shared expansion's).
 struct CoalescedTwoLevelQuantize
-    : OpRewritePattern<dialect::TwoLevelQuantizeOp> {
-  CoalescedTwoLevelQuantize(MLIRContext *ctx,
-                            std::shared_ptr<const num::NativeConverts> native)
-      : OpRewritePattern(ctx, /*benefit=*/2), native(std::move(native)) {}
+    : KernelPattern<dialect::TwoLevelQuantizeOp> {
+  using KernelPattern::KernelPattern;
 
   LogicalResult matchAndRewrite(dialect::TwoLevelQuantizeOp op,
                                 PatternRewriter &rw) const override {
@@ -905,7 +910,6 @@ struct CoalescedTwoLevelQuantize
     return success();
   }
 
-  std::shared_ptr<const num::NativeConverts> native;
 };
 
 } // namespace

@@ -297,6 +297,15 @@ Emulate::rewriteBody(LLVM::LLVMFuncOp func, StringRef kernel,
       {"nvvm.read.ptx.sreg.ctaid.z", 8},   {"nvvm.read.ptx.sreg.nctaid.x", 9},
       {"nvvm.read.ptx.sreg.nctaid.y", 10}, {"nvvm.read.ptx.sreg.nctaid.z", 11},
       {"nvvm.read.ptx.sreg.laneid", 12},   {"nvvm.read.ptx.sreg.warpsize", 13}};
+  // A convert's result (i16, i8 or a vector of bytes) from the model's
+  // packed integer.
+  auto replaceConvert = [&](OpBuilder &b, Operation *cvt, Value packed) {
+    Type t = cvt->getResult(0).getType();
+    if (t != packed.getType())
+      packed = LLVM::BitcastOp::create(b, cvt->getLoc(), t, packed);
+    cvt->getResult(0).replaceAllUsesWith(packed);
+    cvt->erase();
+  };
   for (Operation *op : ops) {
     OpBuilder b(op);
     Location loc = op->getLoc();
@@ -395,10 +404,7 @@ Emulate::rewriteBody(LLVM::LLVMFuncOp func, StringRef kernel,
                        constant(b, loc, i32, isa<Float8E5M2Type>(dst) ? 1 : 0),
                        constant(b, loc, i32, cvt.getRelu())});
       }
-      if (cvt.getType() != i16)
-        packed = LLVM::BitcastOp::create(b, loc, cvt.getType(), packed);
-      cvt.replaceAllUsesWith(packed);
-      cvt.erase();
+      replaceConvert(b, cvt, packed);
       continue;
     }
     if (auto cvt = dyn_cast<NVVM::ConvertF32x2ToF6x2Op>(op)) {
@@ -407,18 +413,14 @@ Emulate::rewriteBody(LLVM::LLVMFuncOp func, StringRef kernel,
           {cvt.getA(), cvt.getB(),
            constant(b, loc, i32, isa<Float6E3M2FNType>(cvt.getDstTy()) ? 3 : 2),
            constant(b, loc, i32, cvt.getRelu())});
-      if (cvt.getType() != i16)
-        packed = LLVM::BitcastOp::create(b, loc, cvt.getType(), packed);
-      cvt.replaceAllUsesWith(packed);
-      cvt.erase();
+      replaceConvert(b, cvt, packed);
       continue;
     }
     if (auto cvt = dyn_cast<NVVM::ConvertF32x2ToF4x2Op>(op)) {
       Value packed = call(b, loc, "mxq_emu_cvt_f4x2", i8,
                           {cvt.getA(), cvt.getB(),
                            constant(b, loc, i32, cvt.getRelu())});
-      cvt.replaceAllUsesWith(packed);
-      cvt.erase();
+      replaceConvert(b, cvt, packed);
       continue;
     }
     if (auto load = dyn_cast<LLVM::LoadOp>(op)) {

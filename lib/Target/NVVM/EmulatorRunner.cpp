@@ -60,13 +60,7 @@ EmulatorExecutable::compile(ModuleOp module, const std::string &entry,
   auto engine = detail::jitCompile(module, 2, {}, error);
   if (!engine)
     return nullptr;
-  engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap map;
-    for (auto [name, address] : simt::symbols())
-      map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                             llvm::JITSymbolFlags::Exported};
-    return map;
-  });
+  detail::registerSymbols(*engine, simt::symbols());
   impl->engine = std::move(engine);
   std::unique_ptr<EmulatorExecutable> exe(new EmulatorExecutable());
   exe->impl = std::move(impl);

@@ -75,13 +75,7 @@ GPUExecutable::compile(ModuleOp module, const std::string &entry,
   auto engine = detail::jitCompile(module, 2, {}, error);
   if (!engine)
     return nullptr;
-  engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap map;
-    for (auto [name, address] : gpuruntime::symbols())
-      map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                             llvm::JITSymbolFlags::Exported};
-    return map;
-  });
+  detail::registerSymbols(*engine, gpuruntime::symbols());
   impl->engine = std::move(engine);
   std::unique_ptr<GPUExecutable> exe(new GPUExecutable());
   exe->impl = std::move(impl);
