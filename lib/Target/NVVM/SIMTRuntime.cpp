@@ -4,8 +4,8 @@
 // fibers, checks, profile, and the mgpu* calls on host memory.
 //
 //===----------------------------------------------------------------------===//
-#include "mxq/Target/NVVM/SIMTEmulator.h"
 #include "mxq/Target/NVVM/PTXConverts.h"
+#include "mxq/Target/NVVM/SIMTEmulator.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -175,15 +175,24 @@ struct Launch {
     return "an unknown instruction";
   }
 
-  /// Records the first error and ends the launch; from a fiber, never
-  /// returns (the fiber is abandoned).
-  [[noreturn]] void failInThread(const std::string &message) {
+  /// Records the first error and marks the launch failed. From a fiber it
+  /// is followed by killCurrent(), in a separate statement: the fiber never
+  /// resumes, so nothing it holds on the heap at that point (a message's
+  /// temporaries) would ever be freed.
+  void recordFailure(const std::string &message) {
     session.impl->fail(message);
     failed = true;
+  }
+  /// Abandons the current fiber (it is never resumed).
+  [[noreturn]] void killCurrent() {
     Thread *t = current;
     t->state = State::Killed;
     yieldToScheduler(*t, /*exiting=*/true);
     std::abort(); // a killed fiber is never resumed
+  }
+  void failInScheduler(const std::string &message) {
+    session.impl->fail(message);
+    failed = true;
   }
 
   /// From a fiber to the scheduler (and back, unless `exiting`).
@@ -212,10 +221,6 @@ struct Launch {
 #ifdef MXQ_ASAN
     __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
 #endif
-  }
-  void failInScheduler(const std::string &message) {
-    session.impl->fail(message);
-    failed = true;
   }
 
   static void fiberMain() {
@@ -310,11 +315,10 @@ bool Launch::runBlock() {
           if (!waiting)
             waiting = &t;
           else if (t.site != waiting->site) {
-            failInScheduler(
-                "divergent barrier: " + where(t) + " waits at " +
-                siteText(t.site) + " while thread " +
-                triple(waiting->x, waiting->y, waiting->z) + " waits at " +
-                siteText(waiting->site));
+            failInScheduler("divergent barrier: " + where(t) + " waits at " +
+                            siteText(t.site) + " while thread " +
+                            triple(waiting->x, waiting->y, waiting->z) +
+                            " waits at " + siteText(waiting->site));
             return false;
           }
         }
@@ -424,8 +428,8 @@ void Launch::resolveShuffle(size_t first, size_t last) {
                       siteText(t.site));
       return;
     }
-    results[i - first] = int64_t(uint32_t(threads[source].shflValue)) |
-                         (int64_t(pval) << 32);
+    results[i - first] =
+        int64_t(uint32_t(threads[source].shflValue)) | (int64_t(pval) << 32);
   }
   for (size_t i = first; i < last; ++i) {
     threads[i].shflResult = results[i - first];
@@ -440,22 +444,28 @@ void Launch::access(void *p, uint64_t bytes, uint64_t align, int32_t site,
                session.siteStore[site];
   const char *verb = store ? "store" : "load";
   auto describe = [&] {
-    return std::string(verb) + " of " + std::to_string(bytes) +
-           " bytes at " + hex(p) + " (" + siteText(site) + ")";
+    return std::string(verb) + " of " + std::to_string(bytes) + " bytes at " +
+           hex(p) + " (" + siteText(site) + ")";
   };
   uintptr_t a = reinterpret_cast<uintptr_t>(p);
-  if (align > 1 && a % align != 0)
-    failInThread(where(t) + ": misaligned " + describe() +
-                 ": the instruction promises " + std::to_string(align) +
-                 "-byte alignment");
+  if (align > 1 && a % align != 0) {
+    recordFailure(where(t) + ": misaligned " + describe() +
+                  ": the instruction promises " + std::to_string(align) +
+                  "-byte alignment");
+    killCurrent();
+  }
   uintptr_t sharedBegin = reinterpret_cast<uintptr_t>(sharedBase);
-  bool isShared = sharedSize && a >= sharedBegin && a < sharedBegin + sharedSize;
+  bool isShared =
+      sharedSize && a >= sharedBegin && a < sharedBegin + sharedSize;
   if (isShared) {
-    if (a + bytes > sharedBegin + sharedSize)
-      failInThread(where(t) + ": out-of-bounds shared-memory " + describe() +
-                   ": " + std::to_string(a + bytes - sharedBegin - sharedSize) +
-                   " bytes past the end of the block's " +
-                   std::to_string(sharedSize) + " bytes");
+    if (a + bytes > sharedBegin + sharedSize) {
+      recordFailure(where(t) + ": out-of-bounds shared-memory " + describe() +
+                    ": " +
+                    std::to_string(a + bytes - sharedBegin - sharedSize) +
+                    " bytes past the end of the block's " +
+                    std::to_string(sharedSize) + " bytes");
+      killCurrent();
+    }
     uint64_t epoch = session.impl->epoch;
     int32_t me = int32_t(t.linear);
     for (uint64_t k = 0; k < bytes; ++k) {
@@ -468,16 +478,18 @@ void Launch::access(void *p, uint64_t bytes, uint64_t align, int32_t site,
       else if (store && s.reader != -1 && s.reader != me)
         other = s.reader;
       if (other != -1) {
-        std::string who =
-            other >= 0 ? "thread " +
-                             triple(threads[other].x, threads[other].y,
-                                    threads[other].z)
-                       : std::string("other threads");
-        failInThread("shared-memory race: " + where(t) + ": " + describe() +
-                     " touches byte " + std::to_string(a - sharedBegin + k) +
-                     ", which " + who + " " +
-                     (s.writer >= 0 && s.writer != me ? "wrote" : "read") +
-                     " with no barrier between");
+        {
+          std::string who = other >= 0 ? "thread " + triple(threads[other].x,
+                                                            threads[other].y,
+                                                            threads[other].z)
+                                       : std::string("other threads");
+          recordFailure("shared-memory race: " + where(t) + ": " + describe() +
+                        " touches byte " + std::to_string(a - sharedBegin + k) +
+                        ", which " + who + " " +
+                        (s.writer >= 0 && s.writer != me ? "wrote" : "read") +
+                        " with no barrier between");
+        }
+        killCurrent();
       }
       if (store)
         s.writer = me;
@@ -489,27 +501,35 @@ void Launch::access(void *p, uint64_t bytes, uint64_t align, int32_t site,
   } else {
     auto &buffers = session.impl->buffers;
     auto it = buffers.upper_bound(a);
-    if (it == buffers.begin())
-      failInThread(where(t) + ": out-of-bounds " + describe() +
-                   ": not in any device buffer");
+    if (it == buffers.begin()) {
+      recordFailure(where(t) + ": out-of-bounds " + describe() +
+                    ": not in any device buffer");
+      killCurrent();
+    }
     --it;
     uintptr_t begin = it->first;
     size_t size = it->second;
     if (a + bytes > begin + size) {
-      if (a >= begin + size && a - (begin + size) >= 4096)
-        failInThread(where(t) + ": out-of-bounds " + describe() +
-                     ": not in any device buffer");
-      failInThread(where(t) + ": out-of-bounds " + describe() + ": " +
-                   std::to_string(a + bytes - begin - size) +
-                   " bytes past the end of a " + std::to_string(size) +
-                   "-byte device buffer");
+      if (a >= begin + size && a - (begin + size) >= 4096) {
+        recordFailure(where(t) + ": out-of-bounds " + describe() +
+                      ": not in any device buffer");
+        killCurrent();
+      }
+      {
+        recordFailure(where(t) + ": out-of-bounds " + describe() + ": " +
+                      std::to_string(a + bytes - begin - size) +
+                      " bytes past the end of a " + std::to_string(size) +
+                      "-byte device buffer");
+        killCurrent();
+      }
     }
     (store ? session.impl->bytesWritten : session.impl->bytesRead) += bytes;
   }
   if (!session.profiling || site < 0)
     return;
   // Pieces as NVPTX emits them: at most 16 bytes, at most the alignment.
-  uint64_t piece = std::min<uint64_t>({bytes, 16, std::max<uint64_t>(align, 1)});
+  uint64_t piece =
+      std::min<uint64_t>({bytes, 16, std::max<uint64_t>(align, 1)});
   while (piece & (piece - 1))
     piece &= piece - 1;
   uint32_t count = t.counts[site];
@@ -518,9 +538,8 @@ void Launch::access(void *p, uint64_t bytes, uint64_t align, int32_t site,
                                          uint32_t(pieceBase + k), count}];
     in.shared = isShared;
     in.pieceBytes = uint32_t(piece);
-    in.ranges.push_back(
-        {isShared ? a + off - sharedBegin : a + off,
-         uint32_t(std::min<uint64_t>(piece, bytes - off))});
+    in.ranges.push_back({isShared ? a + off - sharedBegin : a + off,
+                         uint32_t(std::min<uint64_t>(piece, bytes - off))});
   }
 }
 
@@ -553,7 +572,8 @@ void Launch::flushInstances() {
     // Shared memory: lanes in phases of 128 bytes (32 lanes of 4 bytes, 16
     // of 8, 8 of 16); a phase takes as many wavefronts as the most distinct
     // 4-byte words one bank serves.
-    uint32_t perPhase = std::max<uint32_t>(1, 128 / std::max(4u, in.pieceBytes));
+    uint32_t perPhase =
+        std::max<uint32_t>(1, 128 / std::max(4u, in.pieceBytes));
     uint64_t ideal = 0, waves = 0;
     for (size_t p = 0; p < in.ranges.size(); p += perPhase) {
       std::map<uint32_t, std::vector<uint64_t>> banks;
@@ -640,7 +660,7 @@ std::string Session::report(uint64_t compulsoryRead,
     for (auto &[key, s] : siteStats) {
       if (key.first != kernel)
         continue;
-      SiteStats &sum = s.idealWavefronts ? sharedAll
+      SiteStats &sum = s.idealWavefronts       ? sharedAll
                        : siteStore[key.second] ? stores
                                                : loads;
       sum.requests += s.requests;
@@ -657,16 +677,15 @@ std::string Session::report(uint64_t compulsoryRead,
       out += std::string("  ") + what + ": " + std::to_string(s.requests) +
              " requests, " + std::to_string(s.sectors) + " sectors, minimum " +
              std::to_string(s.minSectors) + ", efficiency " +
-             percent(s.minSectors, s.sectors) + ", " +
-             std::to_string(s.bytes) + " bytes\n";
+             percent(s.minSectors, s.sectors) + ", " + std::to_string(s.bytes) +
+             " bytes\n";
     };
     line("global loads", loads);
     line("global stores", stores);
-    out += "  shared: " + std::to_string(sharedAll.requests) +
-           " requests, " + std::to_string(sharedAll.wavefronts) +
-           " wavefronts, bank conflicts " +
-           std::to_string(sharedAll.wavefronts - sharedAll.idealWavefronts) +
-           "\n";
+    out +=
+        "  shared: " + std::to_string(sharedAll.requests) + " requests, " +
+        std::to_string(sharedAll.wavefronts) + " wavefronts, bank conflicts " +
+        std::to_string(sharedAll.wavefronts - sharedAll.idealWavefronts) + "\n";
     for (auto &[key, s] : siteStats) {
       if (key.first != kernel)
         continue;
@@ -716,8 +735,10 @@ void mxq_emu_launch(void (*thunk)(void **), const char *name, int64_t gx,
   int64_t dims[6] = {gx, gy, gz, bx, by, bz};
   for (int64_t d : dims)
     if (d <= 0 || d > (int64_t(1) << 31)) {
-      s->impl->fail("kernel " + l.kernel + " launched with a grid or block "
-                    "dimension of " + std::to_string(d));
+      s->impl->fail("kernel " + l.kernel +
+                    " launched with a grid or block "
+                    "dimension of " +
+                    std::to_string(d));
       return;
     }
   if (bx * by * bz > 1024) {
@@ -776,14 +797,28 @@ int32_t mxq_emu_sreg(int32_t which) {
   Launch &l = launch();
   Thread &t = *l.current;
   switch (which) {
-  case 0: return int32_t(t.x);
-  case 1: return int32_t(t.y);
-  case 2: return int32_t(t.z);
-  case 3: case 4: case 5: return int32_t(l.block[which - 3]);
-  case 6: case 7: case 8: return int32_t(l.blockId[which - 6]);
-  case 9: case 10: case 11: return int32_t(l.grid[which - 9]);
-  case 12: return int32_t(t.linear % 32);
-  default: return 32;
+  case 0:
+    return int32_t(t.x);
+  case 1:
+    return int32_t(t.y);
+  case 2:
+    return int32_t(t.z);
+  case 3:
+  case 4:
+  case 5:
+    return int32_t(l.block[which - 3]);
+  case 6:
+  case 7:
+  case 8:
+    return int32_t(l.blockId[which - 6]);
+  case 9:
+  case 10:
+  case 11:
+    return int32_t(l.grid[which - 9]);
+  case 12:
+    return int32_t(t.linear % 32);
+  default:
+    return 32;
   }
 }
 
@@ -831,9 +866,7 @@ void mxq_emu_access_masked(void *p, int64_t elementBytes, int64_t lanes,
     ++l.current->counts[site];
 }
 
-void *mxq_emu_shared(int64_t offset) {
-  return launch().sharedBase + offset;
-}
+void *mxq_emu_shared(int64_t offset) { return launch().sharedBase + offset; }
 
 } // extern "C"
 
@@ -906,10 +939,11 @@ float fmaf_(float a, float b, float c) { return std::fma(a, b, c); }
 double fma_(double a, double b, double c) { return std::fma(a, b, c); }
 } // namespace libdevice
 
-
 std::vector<std::pair<const char *, void *>> mxq::simt::symbols() {
-#define SYM(name) {#name, reinterpret_cast<void *>(&name)}
-#define EMU(name) {#name, reinterpret_cast<void *>(&emu::name)}
+#define SYM(name)                                                              \
+  { #name, reinterpret_cast < void *>(&name) }
+#define EMU(name)                                                              \
+  { #name, reinterpret_cast < void *>(&emu::name) }
   return {SYM(mxq_emu_launch),       SYM(mxq_emu_sreg),
           SYM(mxq_emu_barrier),      SYM(mxq_emu_shfl),
           SYM(mxq_emu_access),       SYM(mxq_emu_access_masked),
@@ -923,14 +957,18 @@ std::vector<std::pair<const char *, void *>> mxq::simt::symbols() {
           EMU(mgpuMemFree),          EMU(mgpuMemcpy),
           EMU(mgpuMemset32),         EMU(mgpuMemset16),
 #define NV(name, fn) {"__nv_" #name, reinterpret_cast<void *>(&libdevice::fn)}
-          NV(fabsf, fabsf_), NV(fabs, fabs_), NV(floorf, floorf_),
-          NV(floor, floor_), NV(ceilf, ceilf_), NV(ceil, ceil_),
-          NV(truncf, truncf_), NV(trunc, trunc_), NV(rintf, rintf_),
-          NV(rint, rint_), NV(roundf, roundf_), NV(round, round_),
-          NV(nearbyintf, rintf_), NV(nearbyint, rint_), NV(fmaxf, fmaxf_),
-          NV(fmax, fmax_), NV(fminf, fminf_), NV(fmin, fmin_),
+          NV(fabsf, fabsf_),         NV(fabs, fabs_),
+          NV(floorf, floorf_),       NV(floor, floor_),
+          NV(ceilf, ceilf_),         NV(ceil, ceil_),
+          NV(truncf, truncf_),       NV(trunc, trunc_),
+          NV(rintf, rintf_),         NV(rint, rint_),
+          NV(roundf, roundf_),       NV(round, round_),
+          NV(nearbyintf, rintf_),    NV(nearbyint, rint_),
+          NV(fmaxf, fmaxf_),         NV(fmax, fmax_),
+          NV(fminf, fminf_),         NV(fmin, fmin_),
           NV(copysignf, copysignf_), NV(copysign, copysign_),
-          NV(sqrtf, sqrtf_), NV(sqrt, sqrt_), NV(fmaf, fmaf_), NV(fma, fma_)};
+          NV(sqrtf, sqrtf_),         NV(sqrt, sqrt_),
+          NV(fmaf, fmaf_),           NV(fma, fma_)};
 #undef NV
 #undef SYM
 #undef EMU
