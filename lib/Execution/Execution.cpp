@@ -112,8 +112,8 @@ bool CompiledFunction::runNpy(const std::vector<npy::Array> &inputs,
   if (!run(raw, out, error))
     return false;
   results.clear();
-  for (const RawTensor &r : out)
-    results.push_back(tensorToNpy(r));
+  for (RawTensor &r : out)
+    results.push_back(tensorToNpy(std::move(r)));
   return true;
 }
 

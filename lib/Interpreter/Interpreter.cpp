@@ -61,9 +61,11 @@ static std::string npyDescrFor(Type t) {
   return info ? info->npyDescr : "";
 }
 
+/// Checks `array` against `type` and fills `buffer` (its values only with
+/// `withValues`: a check alone needs no copy of the data).
 static bool bufferFromNpy(const npy::Array &array, RankedTensorType type,
                           unsigned index, Buffer &buffer, std::string &error,
-                          int64_t fp4Length) {
+                          int64_t fp4Length, bool withValues = true) {
   Type elt = type.getElementType();
   std::string expected = npyDescrFor(elt);
   std::string what = "input " + std::to_string(index);
@@ -116,6 +118,8 @@ static bool bufferFromNpy(const npy::Array &array, RankedTensorType type,
   size_t n = static_cast<size_t>(ref::numElements(buffer.shape));
   buffer.values.clear();
   buffer.bytes.clear();
+  if (!withValues)
+    return true;
   if (fp4) {
     buffer.bytes = ref::unpackFP4(array.data, buffer.shape);
   } else if (isByteType(elt)) {
@@ -182,7 +186,8 @@ bool tensorFromNpy(const npy::Array &array, RankedTensorType type,
                    unsigned index, RawTensor &tensor, std::string &error,
                    int64_t fp4Length) {
   Buffer checked;
-  if (!bufferFromNpy(array, type, index, checked, error, fp4Length))
+  if (!bufferFromNpy(array, type, index, checked, error, fp4Length,
+                     /*withValues=*/false))
     return false;
   tensor.shape = checked.shape;
   tensor.elementType = type.getElementType();
@@ -190,8 +195,36 @@ bool tensorFromNpy(const npy::Array &array, RankedTensorType type,
   return true;
 }
 
+bool tensorFromNpy(npy::Array &&array, RankedTensorType type, unsigned index,
+                   RawTensor &tensor, std::string &error, int64_t fp4Length) {
+  Buffer checked;
+  if (!bufferFromNpy(array, type, index, checked, error, fp4Length,
+                     /*withValues=*/false))
+    return false;
+  tensor.shape = checked.shape;
+  tensor.elementType = type.getElementType();
+  // The file's bytes are the tensor's, but for packed FP4: no copy.
+  if (isa<Float4E2M1FNType>(tensor.elementType))
+    tensor.data = rawFromNpy(array, tensor.elementType, tensor.shape);
+  else
+    tensor.data = std::move(array.data);
+  return true;
+}
+
 npy::Array tensorToNpy(const RawTensor &tensor) {
   return rawToNpy(tensor.elementType, tensor.shape, tensor.data);
+}
+
+npy::Array tensorToNpy(RawTensor &&tensor) {
+  Type elt = tensor.elementType;
+  if (isa<Float4E2M1FNType>(elt) ||
+      (isByteType(elt) && elt.getIntOrFloatBitWidth() < 8))
+    return tensorToNpy(tensor); // packed or masked: a new array anyway
+  npy::Array a;
+  a.descr = npyDescrFor(elt);
+  a.shape = tensor.shape;
+  a.data = std::move(tensor.data);
+  return a;
 }
 
 namespace {

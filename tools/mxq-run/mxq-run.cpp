@@ -254,7 +254,8 @@ int main(int argc, char **argv) {
     ::mxq::npy::Array array;
     if (!::mxq::npy::read(inputs[i], array, err))
       return error("input " + llvm::Twine(i) + ": " + err);
-    if (!::mxq::tensorFromNpy(array, type, i, raw[i], err, fp4Length))
+    if (!::mxq::tensorFromNpy(std::move(array), type, i, raw[i], err,
+                              fp4Length))
       return error(err + " ('" + inputs[i] + "')");
   }
 
@@ -272,8 +273,11 @@ int main(int argc, char **argv) {
   if (profile)
     llvm::outs() << compiled->report();
   std::vector<::mxq::npy::Array> outputs;
-  for (const ::mxq::RawTensor &r : results)
-    outputs.push_back(::mxq::tensorToNpy(r));
+  if (print)
+    for (unsigned i = 0; i < results.size(); ++i)
+      printSummary(i, results[i]);
+  for (::mxq::RawTensor &r : results)
+    outputs.push_back(::mxq::tensorToNpy(std::move(r)));
 
   if (auto ec = llvm::sys::fs::create_directories(outputDir))
     return error("cannot create '" + outputDir + "': " + ec.message());
@@ -281,8 +285,6 @@ int main(int argc, char **argv) {
     std::string path = outputDir + "/result" + std::to_string(i) + ".npy";
     if (!::mxq::npy::write(path, outputs[i], err))
       return error(err);
-    if (print)
-      printSummary(i, results[i]);
   }
   return 0;
 }

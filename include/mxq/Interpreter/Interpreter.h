@@ -35,6 +35,14 @@ bool tensorFromNpy(const npy::Array &array, mlir::RankedTensorType type,
 /// in the low nibble; FP4/FP6 codes masked to their width).
 npy::Array tensorToNpy(const RawTensor &tensor);
 
+/// The same two, taking the bytes over instead of copying them where the
+/// forms agree (all but packed FP4 and the masked FP6 codes): the one copy
+/// of the data a caller holds moves between file and tensor.
+bool tensorFromNpy(npy::Array &&array, mlir::RankedTensorType type,
+                   unsigned index, RawTensor &tensor, std::string &error,
+                   int64_t fp4Length = -1);
+npy::Array tensorToNpy(RawTensor &&tensor);
+
 /// Checks that tensors of the shapes of `inputs` are valid arguments of
 /// `func`: the function is specialised to those shapes and its mxq ops are
 /// verified, so inputs that contradict each other (scales that do not fit
