@@ -21,12 +21,27 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <memory>
 #include <utility>
 
 namespace mxq::loops {
 using namespace mlir;
 namespace num = ::mxq::numerics;
 namespace dialect = ::mlir::mxq;
+
+/// A lowering pattern that may use the target's native converts (the
+/// shared expansion's and a target's own).
+template <typename Op>
+struct NumericsPattern : OpRewritePattern<Op> {
+  NumericsPattern(MLIRContext *ctx,
+                  std::shared_ptr<const num::NativeConverts> native,
+                  PatternBenefit benefit = 1)
+      : OpRewritePattern<Op>(ctx, benefit), nativeConverts(std::move(native)) {}
+  const num::NativeConverts *native() const { return nativeConverts.get(); }
+
+private:
+  std::shared_ptr<const num::NativeConverts> nativeConverts;
+};
 
 /// An index constant.
 Value indexConst(OpBuilder &b, Location loc, int64_t v);

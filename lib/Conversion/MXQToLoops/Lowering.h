@@ -33,19 +33,6 @@ using namespace mlir;
 namespace num = ::mxq::numerics;
 namespace dialect = ::mlir::mxq;
 
-/// A lowering pattern that may use the target's native converts.
-template <typename Op>
-struct NumericsPattern : OpRewritePattern<Op> {
-  NumericsPattern(MLIRContext *ctx,
-                  std::shared_ptr<const num::NativeConverts> native,
-                  PatternBenefit benefit = 1)
-      : OpRewritePattern<Op>(ctx, benefit), nativeConverts(std::move(native)) {}
-  const num::NativeConverts *native() const { return nativeConverts.get(); }
-
-private:
-  std::shared_ptr<const num::NativeConverts> nativeConverts;
-};
-
 /// Marks the loops of a block nest mxq.parallel.
 void markParallel(scf::LoopNest &nest);
 /// Loop bounds over the data of `source` with `axis` split into blocks.

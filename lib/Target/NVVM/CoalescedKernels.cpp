@@ -265,19 +265,10 @@ void storePairPadding(OpBuilder &b, Location l, ArrayRef<Value> lead,
 
 bool isWideFloat(Type t) { return t.isF32() || t.isBF16() || t.isF16(); }
 
-/// A kernel pattern of this file: it takes `Op` ahead of the shared
-/// expansion (benefit) and uses the chip's native converts.
-template <typename Op>
-struct KernelPattern : OpRewritePattern<Op> {
-  KernelPattern(MLIRContext *ctx,
-                std::shared_ptr<const num::NativeConverts> native,
-                PatternBenefit benefit = 2)
-      : OpRewritePattern<Op>(ctx, benefit), native(std::move(native)) {}
-  std::shared_ptr<const num::NativeConverts> native;
-};
-
-struct CoalescedQuantize : KernelPattern<dialect::QuantizeOp> {
-  using KernelPattern::KernelPattern;
+struct CoalescedQuantize : loops::NumericsPattern<dialect::QuantizeOp> {
+  CoalescedQuantize(MLIRContext *ctx,
+                    std::shared_ptr<const num::NativeConverts> native)
+      : NumericsPattern(ctx, std::move(native), /*benefit=*/2) {}
 
   LogicalResult matchAndRewrite(dialect::QuantizeOp op,
                                 PatternRewriter &rw) const override {
@@ -314,7 +305,7 @@ struct CoalescedQuantize : KernelPattern<dialect::QuantizeOp> {
     SmallVector<Value> shape = sizesOf(rw, loc, input);
     Value numBlocks =
         arith::CeilDivUIOp::create(rw, loc, shape.back(), idx(rw, loc, kBlock));
-    const num::NativeConverts *nat = native.get();
+    const num::NativeConverts *nat = native();
     launchLanes(rw, loc, shape, numBlocks, lanes, elems,
                 [&](OpBuilder &b, Location l, LanePlace &p) {
       Value x = loops::toF32(b, l, readLane(b, l, input, p, elems));
@@ -436,10 +427,11 @@ struct CoalescedDequantize : OpRewritePattern<dialect::DequantizeOp> {
 ///     each, and gathered into the swizzled order by the copy: stored in
 ///     atom order, a warp's 32 columns would fall 16 bytes apart, on 8
 ///     banks). The padding entries of an atom keep kScalePad.
-struct CooperativeDualQuantize : KernelPattern<dialect::DualQuantizeOp> {
+struct CooperativeDualQuantize
+    : loops::NumericsPattern<dialect::DualQuantizeOp> {
   CooperativeDualQuantize(MLIRContext *ctx,
                           std::shared_ptr<const num::NativeConverts> native)
-      : KernelPattern(ctx, std::move(native), /*benefit=*/3) {}
+      : NumericsPattern(ctx, std::move(native), /*benefit=*/3) {}
 
   static constexpr int64_t T = 128;        ///< tile edge
   static constexpr int64_t kPitch = 144;   ///< staged code row, bytes
@@ -459,7 +451,7 @@ struct CooperativeDualQuantize : KernelPattern<dialect::DualQuantizeOp> {
     Location loc = op.getLoc();
     MLIRContext *ctx = rw.getContext();
     auto policies = loops::BlockPolicies::of(op, codeElt);
-    const num::NativeConverts *nat = native.get();
+    const num::NativeConverts *nat = native();
     ReifiedRankedShapedTypeDims dims;
     if (failed(loops::resultSizes(op, rw, dims)))
       return failure();
@@ -816,8 +808,10 @@ Value laneMax(OpBuilder &b, Location l, Value bits, ArrayRef<int64_t> offsets) {
 /// scale, the first lane of each group its E8M0 byte. Every number is
 /// TwoLevelSteps' (the shared expansion's).
 struct CoalescedTwoLevelQuantize
-    : KernelPattern<dialect::TwoLevelQuantizeOp> {
-  using KernelPattern::KernelPattern;
+    : loops::NumericsPattern<dialect::TwoLevelQuantizeOp> {
+  CoalescedTwoLevelQuantize(MLIRContext *ctx,
+                            std::shared_ptr<const num::NativeConverts> native)
+      : NumericsPattern(ctx, std::move(native), /*benefit=*/2) {}
 
   LogicalResult matchAndRewrite(dialect::TwoLevelQuantizeOp op,
                                 PatternRewriter &rw) const override {
@@ -832,7 +826,7 @@ struct CoalescedTwoLevelQuantize
       return rw.notifyMatchFailure(op, "16-bit input, blocks of 512 and 32");
     Location loc = op.getLoc();
     auto rules = loops::TwoLevelSteps::of(op);
-    const num::NativeConverts *nat = native.get();
+    const num::NativeConverts *nat = native();
     ReifiedRankedShapedTypeDims dims;
     if (failed(loops::resultSizes(op, rw, dims)))
       return failure();
