@@ -86,6 +86,35 @@ struct LanePlace {
   Value blk, col0, count, full, valid, lane;
 };
 
+/// The unsigned maximum of `bits` (i32) over the lanes `lane ^ d` for d in
+/// `offsets` (butterfly shuffles).
+Value laneMax(OpBuilder &b, Location l, Value bits, ArrayRef<int64_t> offsets) {
+  Value width = arith::ConstantIntOp::create(b, l, 32, 32);
+  for (int64_t d : offsets)
+    bits = arith::MaxUIOp::create(
+        b, l, bits,
+        gpu::ShuffleOp::create(b, l, bits,
+                               arith::ConstantIntOp::create(b, l, d, 32), width,
+                               gpu::ShuffleMode::XOR)
+            .getShuffleResult());
+  return bits;
+}
+
+/// Sets `p.count`, the elements of the lane at `p.col0` on a row of `size`
+/// (clamp(size - col0, 0, elems), 0 unless `live`), and `p.full`.
+void countLane(OpBuilder &b, Location l, LanePlace &p, Value size,
+               int64_t elems, Value live) {
+  Value in = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, p.col0,
+                                   size);
+  Value left = arith::MinUIOp::create(
+      b, l, arith::SubIOp::create(b, l, size, p.col0), idx(b, l, elems));
+  Value n = arith::SelectOp::create(b, l, arith::AndIOp::create(b, l, live, in),
+                                    left, idx(b, l, 0));
+  p.count = n;
+  p.full = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, n,
+                                 idx(b, l, elems));
+}
+
 /// The launch of ceil(total / kThreads) thread blocks of kThreads threads
 /// (none when total is 0) around `body`, for `lanesPerBlock` lanes of
 /// `elems` elements per block of `blockElems` of the rows of `shape` (the
@@ -130,16 +159,7 @@ void launchLanes(OpBuilder &b, Location l, ArrayRef<Value> shape,
   p.col0 = arith::AddIOp::create(
       k, l, arith::MulIOp::create(k, l, p.blk, idx(k, l, blockElems)),
       arith::MulIOp::create(k, l, p.lane, idx(k, l, elems)));
-  // Elements of this lane: clamp(size - col0, 0, elems), 0 past the end.
-  Value size = shape.back();
-  Value left = arith::SubIOp::create(k, l, size, p.col0);
-  Value live = arith::CmpIOp::create(k, l, arith::CmpIPredicate::ult, p.col0,
-                                     size);
-  Value n = arith::MinUIOp::create(k, l, left, idx(k, l, elems));
-  n = arith::SelectOp::create(k, l, live, n, idx(k, l, 0));
-  p.count = arith::SelectOp::create(k, l, p.valid, n, idx(k, l, 0));
-  p.full = arith::CmpIOp::create(k, l, arith::CmpIPredicate::eq, p.count,
-                                 idx(k, l, elems));
+  countLane(k, l, p, shape.back(), elems, p.valid);
   body(k, l, p);
   gpu::TerminatorOp::create(k, l);
 }
@@ -312,15 +332,10 @@ struct CoalescedQuantize : loops::NumericsPattern<dialect::QuantizeOp> {
       // The block's amax: this lane's, then the other lanes' by shuffles.
       Type i32 = b.getI32Type();
       Value bits = arith::BitcastOp::create(b, l, i32, num::blockAmax(b, l, x));
-      Value width = arith::ConstantIntOp::create(b, l, 32, 32);
-      for (int64_t d = 1; d < lanes; d *= 2) {
-        Value other =
-            gpu::ShuffleOp::create(b, l, bits,
-                                   arith::ConstantIntOp::create(b, l, d, 32),
-                                   width, gpu::ShuffleMode::XOR)
-                .getShuffleResult();
-        bits = arith::MaxUIOp::create(b, l, bits, other);
-      }
+      SmallVector<int64_t> offsets;
+      for (int64_t d = 1; d < lanes; d *= 2)
+        offsets.push_back(d);
+      bits = laneMax(b, l, bits, offsets);
       Value amax = arith::BitcastOp::create(b, l, b.getF32Type(), bits);
       auto [sByte, mult] = policies.scaleAndMultiplier(b, l, amax, nat);
       Value r = vector::BroadcastOp::create(b, l, x.getType(), mult);
@@ -471,13 +486,6 @@ struct CooperativeDualQuantize
         arith::MulIOp::create(rw, loc,
                               arith::MulIOp::create(rw, loc, gx, gy), batch),
         idx(rw, loc, 0));
-    // Scale atoms per row of atoms, for each layout's band.
-    Value atoms0 = arith::CeilDivUIOp::create(
-        rw, loc, arith::CeilDivUIOp::create(rw, loc, K, idx(rw, loc, 32)),
-        idx(rw, loc, 4));
-    Value atoms1 = arith::CeilDivUIOp::create(
-        rw, loc, arith::CeilDivUIOp::create(rw, loc, M, idx(rw, loc, 32)),
-        idx(rw, loc, 4));
     auto guard = scf::IfOp::create(rw, loc, any, /*withElseRegion=*/false);
     OpBuilder g = guard.getThenBodyBuilder();
     auto wgType = MemRefType::get(
@@ -530,14 +538,31 @@ struct CooperativeDualQuantize
     auto remc = [&](Value x, int64_t c) -> Value {
       return arith::RemUIOp::create(b, l, x, idx(b, l, c));
     };
-    /// min(max(limit - from, 0), n), 0 unless `live`.
-    auto countOf = [&](Value limit, Value from, int64_t n, Value live) {
-      Value in = cmp(arith::CmpIPredicate::ult, from, limit);
-      Value left = arith::MinUIOp::create(
-          b, l, arith::SubIOp::create(b, l, limit, from), idx(b, l, n));
-      Value c = arith::SelectOp::create(b, l, in, left, idx(b, l, 0));
-      return arith::SelectOp::create(b, l, live, c, idx(b, l, 0)).getResult();
+    // The tile's scale atoms, and where a block's byte lies in them: the
+    // shared swizzle index (loops::scaleIndex) of the block, less that of
+    // the atom's first block. scales0 quantizes x along K; scales1, x^T
+    // along M.
+    auto swizzled = [&](OpBuilder &sb, Value row, Value blk,
+                        Value numBlocks) -> Value {
+      SmallVector<Value> ivs(lead);
+      ivs.push_back(row);
+      ivs.push_back(idx(sb, l, 0)); // the axis entry is not read
+      return loops::scaleIndex(sb, l, ivs, rank - 1, blk, numBlocks,
+                               dialect::ScaleLayout::swizzle_32_4_4)
+          .back();
     };
+    Value blocksK = arith::CeilDivUIOp::create(b, l, K, idx(b, l, 32));
+    Value blocksM = arith::CeilDivUIOp::create(b, l, M, idx(b, l, 32));
+    Value k0Block = arith::DivUIOp::create(b, l, k0, idx(b, l, 32));
+    Value m0Block = arith::DivUIOp::create(b, l, m0, idx(b, l, 32));
+    // An atom starts at a multiple of its 512 bytes; said as such, so that
+    // mxq-align-vector-accesses can prove the 16-byte copies aligned.
+    auto atomStart = [&](Value offset) -> Value {
+      return mul(divc(offset, ::mxq::kSwizzleTileBytes),
+                 ::mxq::kSwizzleTileBytes);
+    };
+    Value base0 = atomStart(swizzled(b, m0, k0Block, blocksK));
+    Value base1 = atomStart(swizzled(b, k0, m0Block, blocksM));
     auto barrier = [&] { gpu::BarrierOp::create(b, l); };
     Value padByte = arith::ConstantIntOp::create(b, l, ::mxq::kScalePad, 8);
     VectorType bytes16 = VectorType::get({16}, b.getI8Type());
@@ -580,8 +605,7 @@ struct CooperativeDualQuantize
           p.lead = lead;
           p.lead.push_back(row);
           p.col0 = add(k0, mul(c, 8));
-          p.count = countOf(K, p.col0, 8, rowLive);
-          p.full = cmp(arith::CmpIPredicate::eq, p.count, idx(b, l, 8));
+          countLane(b, l, p, K, 8, rowLive);
           p.valid = rowLive;
           p.lane = lane;
           Value v = readLane(b, l, input, p, 8);
@@ -593,14 +617,7 @@ struct CooperativeDualQuantize
           Value x = loops::toF32(b, l, v);
           Value bits =
               arith::BitcastOp::create(b, l, i32, num::blockAmax(b, l, x));
-          Value width = arith::ConstantIntOp::create(b, l, 32, 32);
-          for (int64_t d = 1; d < 4; d *= 2)
-            bits = arith::MaxUIOp::create(
-                b, l, bits,
-                gpu::ShuffleOp::create(
-                    b, l, bits, arith::ConstantIntOp::create(b, l, d, 32),
-                    width, gpu::ShuffleMode::XOR)
-                    .getShuffleResult());
+          bits = laneMax(b, l, bits, {1, 2});
           Value amax = arith::BitcastOp::create(b, l, b.getF32Type(), bits);
           auto [sByte, mult] = policies.scaleAndMultiplier(b, l, amax, nat);
           Value y = arith::MulFOp::create(
@@ -616,18 +633,11 @@ struct CooperativeDualQuantize
               cmp(arith::CmpIPredicate::eq, lane, idx(b, l, 0)));
           auto st = scf::IfOp::create(b, l, first, false);
           OpBuilder sb = st.getThenBodyBuilder();
-          Value off = arith::AddIOp::create(
+          Value off = arith::SubIOp::create(
               sb, l,
-              arith::AddIOp::create(
-                  sb, l,
-                  arith::MulIOp::create(
-                      sb, l,
-                      arith::RemUIOp::create(sb, l, r, idx(sb, l, 32)),
-                      idx(sb, l, 16)),
-                  arith::MulIOp::create(
-                      sb, l, arith::DivUIOp::create(sb, l, r, idx(sb, l, 32)),
-                      idx(sb, l, 4))),
-              blk);
+              swizzled(sb, row,
+                       arith::AddIOp::create(sb, l, k0Block, blk), blocksK),
+              base0);
           memref::StoreOp::create(
               sb, l, arith::TruncIOp::create(sb, l, sb.getI8Type(), sByte),
               ss0, ValueRange{off});
@@ -699,8 +709,7 @@ struct CooperativeDualQuantize
           p.lead = lead;
           p.lead.push_back(add(k0, j));
           p.col0 = add(m0, mul(c, 16));
-          p.count = countOf(M, p.col0, 16, rowLive);
-          p.full = cmp(arith::CmpIPredicate::eq, p.count, idx(b, l, 16));
+          countLane(b, l, p, M, 16, rowLive);
           Value v = vector::TransferReadOp::create(
               b, l, bytes16, staged, ValueRange{j, mul(c, 16)}, zeroByte,
               ArrayRef<bool>{true});
@@ -716,7 +725,7 @@ struct CooperativeDualQuantize
           b, l, arith::XOrIOp::create(b, l, isRow, trueV),
           cmp(arith::CmpIPredicate::ult, t, idx(b, l, 64)));
       Value at = mul(remc(t, 32), 16);
-      auto copy = [&](Value cond, Value from, Value to, Value atom) {
+      auto copy = [&](Value cond, Value from, Value to, Value base) {
         auto r = scf::IfOp::create(b, l, cond, false);
         OpBuilder rb = r.getThenBodyBuilder();
         Value v = vector::TransferReadOp::create(
@@ -725,14 +734,15 @@ struct CooperativeDualQuantize
         Value s = arith::BitcastOp::create(
             rb, l, VectorType::get({16}, scaleElt), v);
         SmallVector<Value> pos(lead);
-        pos.push_back(arith::AddIOp::create(
-            rb, l, arith::MulIOp::create(rb, l, atom, idx(rb, l, 512)), at));
+        pos.push_back(arith::AddIOp::create(rb, l, base, at));
         vector::TransferWriteOp::create(rb, l, s, to, pos,
                                         ArrayRef<bool>{true});
       };
-      copy(isRow, ss0, scales0, add(arith::MulIOp::create(b, l, by, atoms0), bx));
+      copy(isRow, ss0, scales0, base0);
       // The column atom from its linear staging: chunk q of the atom holds
-      // columns q, q+32, q+64, q+96, four bytes (blocks) each.
+      // columns q, q+32, q+64, q+96, four bytes (blocks) each (the inverse
+      // of the swizzle's in-atom order, checked byte for byte by the
+      // cookbook dual tests).
       auto r = scf::IfOp::create(b, l, isCol, false);
       OpBuilder rb = r.getThenBodyBuilder();
       Value q = arith::RemUIOp::create(rb, l, t, idx(rb, l, 32));
@@ -747,13 +757,7 @@ struct CooperativeDualQuantize
               rb, l, VectorType::get({4}, rb.getI32Type()), words));
       SmallVector<Value> pos(lead);
       pos.push_back(arith::AddIOp::create(
-          rb, l,
-          arith::MulIOp::create(
-              rb, l,
-              arith::AddIOp::create(
-                  rb, l, arith::MulIOp::create(rb, l, bx, atoms1), by),
-              idx(rb, l, 512)),
-          arith::MulIOp::create(rb, l, q, idx(rb, l, 16))));
+          rb, l, base1, arith::MulIOp::create(rb, l, q, idx(rb, l, 16))));
       vector::TransferWriteOp::create(
           rb, l, arith::BitcastOp::create(rb, l, VectorType::get({16}, scaleElt), v),
           scales1, pos, ArrayRef<bool>{true});
@@ -774,29 +778,8 @@ LanePlace shifted(OpBuilder &b, Location l, const LanePlace &p, Value size,
                   int64_t shift, int64_t elems) {
   LanePlace q = p;
   q.col0 = arith::AddIOp::create(b, l, p.col0, idx(b, l, shift));
-  Value live = arith::AndIOp::create(
-      b, l, p.valid,
-      arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, q.col0, size));
-  Value left = arith::MinUIOp::create(
-      b, l, arith::SubIOp::create(b, l, size, q.col0), idx(b, l, elems));
-  q.count = arith::SelectOp::create(b, l, live, left, idx(b, l, 0));
-  q.full = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, q.count,
-                                 idx(b, l, elems));
+  countLane(b, l, q, size, elems, p.valid);
   return q;
-}
-
-/// The unsigned maximum of `bits` (i32) over the lanes `lane ^ d` for d in
-/// `offsets` (butterfly shuffles).
-Value laneMax(OpBuilder &b, Location l, Value bits, ArrayRef<int64_t> offsets) {
-  Value width = arith::ConstantIntOp::create(b, l, 32, 32);
-  for (int64_t d : offsets)
-    bits = arith::MaxUIOp::create(
-        b, l, bits,
-        gpu::ShuffleOp::create(b, l, bits,
-                               arith::ConstantIntOp::create(b, l, d, 32), width,
-                               gpu::ShuffleMode::XOR)
-            .getShuffleResult());
-  return bits;
 }
 
 /// two_level_quantize (CANN DynamicDualLevelMxQuant) of a 16-bit input: a

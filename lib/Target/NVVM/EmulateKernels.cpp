@@ -423,22 +423,19 @@ Emulate::rewriteBody(LLVM::LLVMFuncOp func, StringRef kernel,
       replaceConvert(b, cvt, packed);
       continue;
     }
-    if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
-      Type t = load.getType();
-      int32_t site = addSite(op, "load " + typeText(t), false, kernel);
-      uint64_t align = load.getAlignment().value_or(naturalAlignment(dl, t));
+    if (isa<LLVM::LoadOp, LLVM::StoreOp>(op)) {
+      auto load = dyn_cast<LLVM::LoadOp>(op);
+      auto store = dyn_cast<LLVM::StoreOp>(op);
+      Type t = load ? load.getType() : store.getValue().getType();
+      Value addr = load ? load.getAddr() : store.getAddr();
+      std::optional<uint64_t> given =
+          load ? load.getAlignment() : store.getAlignment();
+      int32_t site = addSite(op, (load ? "load " : "store ") + typeText(t),
+                             /*store=*/!load, kernel);
       call(b, loc, "mxq_emu_access", voidTy,
-           {load.getAddr(), constant(b, loc, i64, bytesOf(dl, t)),
-            constant(b, loc, i64, align), constant(b, loc, i32, site)});
-      continue;
-    }
-    if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
-      Type t = store.getValue().getType();
-      int32_t site = addSite(op, "store " + typeText(t), true, kernel);
-      uint64_t align = store.getAlignment().value_or(naturalAlignment(dl, t));
-      call(b, loc, "mxq_emu_access", voidTy,
-           {store.getAddr(), constant(b, loc, i64, bytesOf(dl, t)),
-            constant(b, loc, i64, align), constant(b, loc, i32, site)});
+           {addr, constant(b, loc, i64, bytesOf(dl, t)),
+            constant(b, loc, i64, given.value_or(naturalAlignment(dl, t))),
+            constant(b, loc, i32, site)});
       continue;
     }
     if (isa<LLVM::MaskedLoadOp, LLVM::MaskedStoreOp>(op)) {
