@@ -90,13 +90,13 @@ std::vector<Case> cases(int64_t n, bool more) {
               ", " + sw,
           q8 + ", " + sw + ", " + q8 + ", " + sw),
        2 + 2 + 2.0 / 32},
-      {"FP4 quantize (one byte per code)",
+      {"FP4 quantize (packed, two codes a byte)",
        fn("%q, %s = mxq.quantize %x axis = 1 scale = rceil inf = saturate "
           "layout = pairs : " +
               in + " -> " + q4 + ", " + sp + "\nreturn %q, %s : " + q4 +
               ", " + sp,
           q4 + ", " + sp),
-       2 + 1 + 1.0 / 32},
+       2 + 0.5 + 1.0 / 32},
   };
   if (!more)
     return list;

@@ -35,7 +35,10 @@ typedef struct MxqCompileOptions {
 } MxqCompileOptions;
 
 /// A caller-owned strided buffer. `strides` counts elements (not bytes); null
-/// means row-major contiguous.
+/// means row-major contiguous. FP4 (f4E2M1FN) buffers hold two codes a byte
+/// along the last axis (element 2i in the low nibble, ceil(K / 2) bytes a row
+/// of K codes) and must be contiguous: `shape` is the logical one, `strides`
+/// null (see mxqGetBufferByteSize).
 typedef struct MxqBuffer {
   void *data;
   intptr_t rank;
@@ -88,8 +91,15 @@ MLIR_CAPI_EXPORTED MlirLogicalResult mxqExecutableCopyResult(
 /// Frees `executable` (null is fine).
 MLIR_CAPI_EXPORTED void mxqExecutableDestroy(MxqExecutable executable);
 
-/// Bytes one element of `type` takes in a buffer, 0 if mxq does not take it.
+/// Bytes one element of `type` takes in a buffer, 0 if mxq does not take it
+/// (FP4: 1, but its codes are packed two per byte; see mxqGetBufferByteSize).
 MLIR_CAPI_EXPORTED intptr_t mxqGetElementByteWidth(MlirType type);
+
+/// Bytes a contiguous buffer of `type` and logical `shape` (rank `rank`)
+/// takes: FP4 ceil(K / 2) bytes a row. -1 for a type mxq does not take or a
+/// negative dimension.
+MLIR_CAPI_EXPORTED int64_t mxqGetBufferByteSize(MlirType type, intptr_t rank,
+                                                const int64_t *shape);
 
 #ifdef __cplusplus
 }

@@ -156,6 +156,17 @@ MlirLogicalResult mxqExecutableRun(MxqExecutable executable,
     }
     raw[i].shape = shape;
     raw[i].elementType = type;
+    if (isa<Float4E2M1FNType>(type)) {
+      // Packed two per byte along the last axis: whole rows of bytes.
+      if (b.strides)
+        return fail(what + ": FP4 codes are packed two per byte along the "
+                           "last axis; give them contiguous (null strides)",
+                    onError, userData);
+      raw[i].data.assign(static_cast<const uint8_t *>(b.data),
+                         static_cast<const uint8_t *>(b.data) +
+                             ::mxq::storageBytes(type, shape));
+      continue;
+    }
     int64_t count = 1;
     for (int64_t d : shape)
       count *= d;
@@ -230,6 +241,15 @@ MlirLogicalResult mxqExecutableCopyResult(MxqExecutable executable,
     os << "]";
     return fail(s, onError, userData);
   }
+  if (isa<Float4E2M1FNType>(r.elementType)) {
+    if (destination.strides)
+      return fail(what + ": FP4 codes are packed two per byte along the last "
+                         "axis; the destination must be contiguous (null "
+                         "strides)",
+                  onError, userData);
+    std::memcpy(destination.data, r.data.data(), r.data.size());
+    return mlirLogicalResultSuccess();
+  }
   unsigned width = ::mxq::bytesPerElement(r.elementType);
   const uint8_t *in = r.data.data();
   uint8_t *base = static_cast<uint8_t *>(destination.data);
@@ -242,6 +262,18 @@ MlirLogicalResult mxqExecutableCopyResult(MxqExecutable executable,
 
 void mxqExecutableDestroy(MxqExecutable executable) {
   delete unwrapExe(executable);
+}
+
+int64_t mxqGetBufferByteSize(MlirType type, intptr_t rank,
+                             const int64_t *shape) {
+  if (mlirTypeIsNull(type) || rank < 0 || (rank > 0 && !shape) ||
+      !::mxq::bytesPerElement(unwrap(type)))
+    return -1;
+  for (intptr_t d = 0; d < rank; ++d)
+    if (shape[d] < 0)
+      return -1;
+  return ::mxq::storageBytes(unwrap(type),
+                             std::vector<int64_t>(shape, shape + rank));
 }
 
 intptr_t mxqGetElementByteWidth(MlirType type) {

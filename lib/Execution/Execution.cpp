@@ -81,13 +81,11 @@ bool CompiledFunction::run(const std::vector<RawTensor> &inputs,
       error = s;
       return false;
     }
-    int64_t count = 1;
-    for (int64_t d : in.shape)
-      count *= d;
-    if (in.data.size() != uint64_t(count) * bytesPerElement(in.elementType)) {
+    uint64_t need = storageBytes(in.elementType, in.shape);
+    if (in.data.size() != need) {
       error = "argument " + std::to_string(i) + " holds " +
               std::to_string(in.data.size()) + " bytes, but its shape needs " +
-              std::to_string(count * bytesPerElement(in.elementType));
+              std::to_string(need);
       return false;
     }
   }

@@ -140,35 +140,40 @@ static bool bufferFromNpy(const npy::Array &array, RankedTensorType type,
   return true;
 }
 
-static std::vector<uint8_t> rawFromNpy(const npy::Array &array,
-                                       Type elementType,
-                                       const std::vector<int64_t> &shape) {
-  if (isa<Float4E2M1FNType>(elementType))
-    return ref::unpackFP4(array.data, shape);
+/// The memory form of a tensor is its .npy data: FP4 codes packed two per
+/// byte along the last axis in both (mxq-pack-fp4-memory).
+static std::vector<uint8_t> rawFromNpy(const npy::Array &array, Type,
+                                       const std::vector<int64_t> &) {
   return array.data;
 }
 
+/// The .npy form of a tensor in memory (`shape` is logical: FP4's last
+/// dimension counts codes, the file's counts bytes). FP6 codes keep their
+/// six bits.
 static npy::Array rawToNpy(Type elt, const std::vector<int64_t> &shape,
                            const std::vector<uint8_t> &data) {
   npy::Array a;
   a.descr = npyDescrFor(elt);
   a.shape = shape;
   a.data = data;
+  if (isa<Float4E2M1FNType>(elt)) {
+    if (!a.shape.empty())
+      a.shape.back() = ceilDiv(a.shape.back(), 2);
+    return a;
+  }
   if (isByteType(elt)) {
     unsigned width = elt.getIntOrFloatBitWidth();
     for (uint8_t &byte : a.data)
       byte &= uint8_t((1u << width) - 1);
-  }
-  if (isa<Float4E2M1FNType>(elt)) {
-    a.data = ref::packFP4(a.data, shape);
-    if (!a.shape.empty())
-      a.shape.back() = ceilDiv(a.shape.back(), 2);
   }
   return a;
 }
 
 static npy::Array bufferToNpy(const Buffer &buffer) {
   Type elt = buffer.elementType;
+  if (isa<Float4E2M1FNType>(elt))
+    return rawToNpy(elt, buffer.shape,
+                    ref::packFP4(buffer.bytes, buffer.shape));
   if (isByteType(elt))
     return rawToNpy(elt, buffer.shape, buffer.bytes);
   std::vector<uint8_t> data;
@@ -203,11 +208,8 @@ bool tensorFromNpy(npy::Array &&array, RankedTensorType type, unsigned index,
     return false;
   tensor.shape = checked.shape;
   tensor.elementType = type.getElementType();
-  // The file's bytes are the tensor's, but for packed FP4: no copy.
-  if (isa<Float4E2M1FNType>(tensor.elementType))
-    tensor.data = rawFromNpy(array, tensor.elementType, tensor.shape);
-  else
-    tensor.data = std::move(array.data);
+  // The file's bytes are the tensor's (FP4 packed in both): no copy.
+  tensor.data = std::move(array.data);
   return true;
 }
 
@@ -217,12 +219,14 @@ npy::Array tensorToNpy(const RawTensor &tensor) {
 
 npy::Array tensorToNpy(RawTensor &&tensor) {
   Type elt = tensor.elementType;
-  if (isa<Float4E2M1FNType>(elt) ||
-      (isByteType(elt) && elt.getIntOrFloatBitWidth() < 8))
-    return tensorToNpy(tensor); // packed or masked: a new array anyway
+  if (!isa<Float4E2M1FNType>(elt) && isByteType(elt) &&
+      elt.getIntOrFloatBitWidth() < 8)
+    return tensorToNpy(tensor); // FP6 codes masked: a new array anyway
   npy::Array a;
   a.descr = npyDescrFor(elt);
   a.shape = tensor.shape;
+  if (isa<Float4E2M1FNType>(elt) && !a.shape.empty())
+    a.shape.back() = ceilDiv(a.shape.back(), 2);
   a.data = std::move(tensor.data);
   return a;
 }

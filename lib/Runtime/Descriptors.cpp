@@ -29,6 +29,17 @@ unsigned bytesPerElement(Type type) {
   return info ? info->bytes : 0;
 }
 
+static const ElementTypeInfo *infoOf(Type type) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << type;
+  return elementTypeInfo(name);
+}
+
+uint64_t storageBytes(Type type, const std::vector<int64_t> &shape) {
+  return ::mxq::storageBytes(infoOf(type), shape);
+}
+
 } // namespace mxq
 
 namespace mxq::detail {
@@ -151,8 +162,10 @@ void copyResults(const std::vector<int64_t> &resultStruct,
   for (size_t k = 0; k < ranks.size(); ++k) {
     RawTensor r;
     r.elementType = types[k];
+    const ElementTypeInfo *info = infoOf(r.elementType);
     memref::gather(resultStruct.data() + at, ranks[k],
-                   bytesPerElement(r.elementType), read, r.shape, r.data);
+                   info ? info->bytes : 0, read, r.shape, r.data,
+                   info && info->packed);
     at += 3 + 2 * ranks[k];
     results.push_back(std::move(r));
   }

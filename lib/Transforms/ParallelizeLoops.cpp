@@ -20,7 +20,9 @@ using namespace mlir;
 namespace {
 
 bool isParallelCandidate(scf::ForOp loop) {
-  return loop->hasAttr(::mxq::kParallelLoopAttr) && loop.getInitArgs().empty();
+  return (loop->hasAttr(::mxq::kParallelLoopAttr) ||
+          loop->hasAttr(::mxq::kParallelPairsAttr)) &&
+         loop.getInitArgs().empty();
 }
 
 /// The marked loops nested perfectly under `outer` (outer first), each with
@@ -149,21 +151,66 @@ struct MXQParallelizeLoops
     IRRewriter rewriter(&getContext());
     for (scf::ForOp root : roots) {
       SmallVector<scf::ForOp> nest = perfectNest(root);
+      // A pairs loop (only the innermost: FP4 columns) is parallel two
+      // iterations at a time, the two in order in one thread.
+      for (size_t k = 0; k + 1 < nest.size(); ++k)
+        if (nest[k]->hasAttr(::mxq::kParallelPairsAttr)) {
+          nest.resize(k);
+          break;
+        }
+      if (nest.empty())
+        continue;
+      bool pairs = nest.back()->hasAttr(::mxq::kParallelPairsAttr);
       SmallVector<Value> lbs, ubs, steps;
+      rewriter.setInsertionPoint(root);
       for (scf::ForOp l : nest) {
         lbs.push_back(l.getLowerBound());
         ubs.push_back(l.getUpperBound());
         steps.push_back(l.getStep());
       }
-      rewriter.setInsertionPoint(root);
+      // Pairs run over the pair index p (unit step: upstream's
+      // scf-parallel-loop-tiling guards a non-unit inner step wrongly) and
+      // start at lb + 2 * step * p.
+      Value pairStep;
+      if (pairs) {
+        Location loc = root.getLoc();
+        pairStep = arith::MulIOp::create(
+            rewriter, loc, steps.back(),
+            arith::ConstantIndexOp::create(rewriter, loc, 2));
+        ubs.back() = arith::CeilDivUIOp::create(
+            rewriter, loc,
+            arith::SubIOp::create(rewriter, loc, ubs.back(), lbs.back()),
+            pairStep);
+        lbs.back() = arith::ConstantIndexOp::create(rewriter, loc, 0);
+        steps.back() = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      }
       auto parallel = scf::ParallelOp::create(
           rewriter, root.getLoc(), lbs, ubs, steps,
-          [&](OpBuilder &b, Location, ValueRange ivs) {
+          [&](OpBuilder &b, Location loc, ValueRange ivs) {
             IRMapping map;
             for (auto [l, iv] : llvm::zip(nest, ivs))
               map.map(l.getInductionVar(), iv);
-            for (Operation &op : nest.back().getBody()->without_terminator())
-              b.clone(op, map);
+            Block *body = nest.back().getBody();
+            if (!pairs) {
+              for (Operation &op : body->without_terminator())
+                b.clone(op, map);
+              return;
+            }
+            scf::ForOp inner = nest.back();
+            Value lo = arith::AddIOp::create(
+                b, loc, inner.getLowerBound(),
+                arith::MulIOp::create(b, loc, ivs.back(), pairStep));
+            Value hi = arith::MinUIOp::create(
+                b, loc, arith::AddIOp::create(b, loc, lo, pairStep),
+                inner.getUpperBound());
+            scf::ForOp::create(
+                b, loc, lo, hi, inner.getStep(), ValueRange{},
+                [&](OpBuilder &fb, Location, Value j, ValueRange) {
+                  map.map(inner.getInductionVar(), j);
+                  for (Operation &op : body->without_terminator())
+                    fb.clone(op, map);
+                  scf::YieldOp::create(fb, loc);
+                });
           });
       (void)parallel;
       rewriter.eraseOp(root);

@@ -15,6 +15,7 @@
 #include "mxq/Dialect/MXQ/MXQ.h"
 #include "mxq/Execution/Execution.h"
 #include "mxq/Interpreter/Interpreter.h"
+#include "mxq/Reference/Reference.h"
 #include "mxq/Support/Npy.h"
 #include "mxq/Support/ScaleLayout.h"
 
@@ -341,6 +342,9 @@ void fill(::mxq::fuzz::Bytes &in, const ArgSpec &a, Type type,
     }
     }
   }
+  // FP4 codes are packed two per byte along the last axis in memory.
+  if (isa<Float4E2M1FNType>(type))
+    t.data = ::mxq::ref::packFP4(t.data, t.shape);
 }
 
 /// The compiled functions, by text, at most 128 (least recently used out).

@@ -141,6 +141,12 @@ static void printSummary(unsigned i, const ::mxq::RawTensor &t) {
       continue;
     }
     uint8_t c = t.data[k];
+    if (llvm::isa<mlir::Float4E2M1FNType>(t.elementType)) {
+      // Two codes a byte along the last axis, each row on a byte.
+      size_t cols = size_t(t.shape.back()), pitch = (cols + 1) / 2;
+      size_t row = k / cols, col = k % cols;
+      c = (t.data[row * pitch + col / 2] >> (4 * (col % 2))) & 0xF;
+    }
     llvm::outs() << llvm::format("0x%02x", c);
     if (auto f = mlir::mxq::getElementFormat(t.elementType))
       llvm::outs() << llvm::format("(%g) ",

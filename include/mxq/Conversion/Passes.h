@@ -25,6 +25,10 @@ namespace mxq {
 /// The attribute convert-mxq-to-loops puts on the scf.for loops over blocks:
 /// their iterations write disjoint codes and scales.
 constexpr const char *kParallelLoopAttr = "mxq.parallel";
+/// A block loop whose iterations are parallel two by two: consecutive
+/// iterations 2i and 2i + 1 write one byte (FP4 codes of two columns) and run
+/// in one thread, in order (mxq-parallelize-loops).
+constexpr const char *kParallelPairsAttr = "mxq.parallel_pairs";
 
 /// Patterns that expand every mxq op into loops, vectors and exact integer
 /// numerics on tensors (the body of convert-mxq-to-loops). With `native`,

@@ -51,14 +51,27 @@ inline void *allocated(const int64_t *w) {
 /// Reads the buffer described at `w` (rank `rank`, `bytes` per element, any
 /// strides) into row-major `data` and its `shape`. `read(dst, src, n)`
 /// copies n bytes from the buffer's memory (host or device) to the host; it
-/// is called once, on the span the buffer covers.
+/// is called once, on the span the buffer covers. With `packed` (FP4), the
+/// buffer holds its elements two per byte, ceil(last / 2) bytes a row (the
+/// memory form of mxq-pack-fp4-memory: offset 0, strides unused), read as
+/// they are.
 inline void gather(const int64_t *w, int64_t rank, unsigned bytes,
                    const std::function<void(void *, const uint8_t *, size_t)>
                        &read,
-                   std::vector<int64_t> &shape, std::vector<uint8_t> &data) {
+                   std::vector<int64_t> &shape, std::vector<uint8_t> &data,
+                   bool packed = false) {
   uint8_t *aligned;
   std::memcpy(&aligned, &w[1], sizeof(void *));
   shape.assign(w + 3, w + 3 + rank);
+  if (packed) {
+    uint64_t total = 1;
+    for (int64_t d = 0; d < rank; ++d)
+      total *= d + 1 == rank ? (uint64_t(shape[d]) + 1) / 2 : uint64_t(shape[d]);
+    data.assign(total, 0);
+    if (total)
+      read(data.data(), aligned, total);
+    return;
+  }
   int64_t count = 1, span = 1;
   for (int64_t d = 0; d < rank; ++d) {
     count *= shape[d];

@@ -9,17 +9,36 @@
 #ifndef MXQ_SUPPORT_ELEMENTTYPES_H
 #define MXQ_SUPPORT_ELEMENTTYPES_H
 
+#include <cstdint>
 #include <string>
 
 namespace mxq {
 
 struct ElementTypeInfo {
   const char *name;     ///< MLIR spelling: "f32", "bf16", "f8E4M3FN", ...
-  unsigned bytes;       ///< bytes per element in memory (sub-byte: one byte)
+  unsigned bytes;       ///< bytes per element in memory (FP6: one byte; FP4:
+                        ///< see `packed`)
   unsigned bits;        ///< bits that carry the value
   const char *npyDescr; ///< the .npy dtype ("<u2": bf16 as bit patterns)
-  bool packedInNpy;     ///< two per byte along the last axis in .npy (FP4)
+  bool packed;          ///< two per byte along the last axis, in memory and
+                        ///< in .npy (FP4; each row starts on a byte)
 };
+
+/// Bytes a row-major tensor of `shape` takes in memory: for a packed type
+/// ceil(last / 2) bytes a row, otherwise `bytes` per element. 0 for a type
+/// without a row (null `info`).
+template <typename Shape>
+inline uint64_t storageBytes(const ElementTypeInfo *info, const Shape &shape) {
+  if (!info)
+    return 0;
+  uint64_t n = 1;
+  size_t rank = shape.size();
+  for (size_t d = 0; d < rank; ++d) {
+    uint64_t size = uint64_t(shape[d]);
+    n *= info->packed && d + 1 == rank ? (size + 1) / 2 : size;
+  }
+  return info->packed ? n : n * info->bytes;
+}
 
 /// The row of `name`, or null for a type mxq does not move.
 inline const ElementTypeInfo *elementTypeInfo(const std::string &name) {

@@ -10,6 +10,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace mxq {
 
@@ -27,6 +28,17 @@ llvm::LogicalResult tileMXQOp(mlir::RewriterBase &rewriter,
 /// CSE, empty-tensor elimination and one-shot bufferization of whole
 /// functions (results returned as allocations of identity layout).
 void addMXQBufferizationPasses(mlir::OpPassManager &pm);
+
+/// The type conversion of mxq-pack-fp4-memory: a memref of f4E2M1FN (identity
+/// layout) to a memref of i8 of the same shape that holds the packed codes.
+void populatePackFP4MemoryTypeConversion(mlir::TypeConverter &converter);
+
+/// The patterns of mxq-pack-fp4-memory (loads, stores, vector transfers,
+/// allocations, copies, function signatures, calls and returns of FP4
+/// buffers) and the legality they establish in `target`.
+void populatePackFP4MemoryPatterns(const mlir::TypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns,
+                                   mlir::ConversionTarget &target);
 
 /// Patterns of mxq-materialize-scale-layout.
 void populateMaterializeScaleLayoutPatterns(mlir::RewritePatternSet &patterns);

@@ -71,4 +71,29 @@ def MXQParallelizeLoops
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def MXQPackFP4Memory : Pass<"mxq-pack-fp4-memory", "::mlir::ModuleOp"> {
+  let summary = "Store FP4 codes two per byte: the memory form of f4E2M1FN";
+  let description = [{
+    After bufferization, makes mxq's memory form of FP4 (`f4E2M1FN`) codes
+    explicit: two codes a byte along the last axis, element 2i in the low
+    nibble, each row starting on a byte (`ceil(K / 2)` bytes a row; an odd
+    `K` leaves the last high nibble 0). Every memref of `f4E2M1FN` becomes a
+    memref of `i8` with the same logical shape (the same descriptor), and
+    its loads, stores, 1-d vector transfers, allocations and copies address
+    the packed bytes. A transfer of an even number of codes from an even
+    column becomes one vector of packed bytes.
+
+    Every target runs it right after bufferization, so the compiled code,
+    the runtime's tensors, `.npy` files and the Python package all hold the
+    same bytes. Anything else on an FP4 memref (a subview, a strided
+    layout) is an error that names the op. The patterns are available as
+    `mxq::populatePackFP4MemoryPatterns` with
+    `mxq::populatePackFP4MemoryTypeConversion`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // MXQ_TRANSFORMS_PASSES_TD

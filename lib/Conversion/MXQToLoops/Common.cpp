@@ -131,9 +131,14 @@ SmallVector<Value> scaleIndex(OpBuilder &b, Location loc, ValueRange ivs,
 /// Marks the loops of a block nest as free of dependences between
 /// iterations (each writes its own codes and scale bytes), so that a target
 /// can run them in parallel (mxq-parallelize-loops).
-void markParallel(scf::LoopNest &nest) {
-  for (scf::ForOp loop : nest.loops)
-    loop->setAttr(::mxq::kParallelLoopAttr,
+void markParallel(scf::LoopNest &nest, Type codes, int64_t axis,
+                  int64_t rank) {
+  bool sharedBytes =
+      codes && isa<Float4E2M1FNType>(codes) && axis != rank - 1;
+  for (auto [d, loop] : llvm::enumerate(nest.loops))
+    loop->setAttr(sharedBytes && int64_t(d) == rank - 1
+                      ? ::mxq::kParallelPairsAttr
+                      : ::mxq::kParallelLoopAttr,
                   UnitAttr::get(loop.getContext()));
 }
 
@@ -207,17 +212,26 @@ SmallVector<Value> loadLanes(OpBuilder &b, Location loc, int64_t lanes,
   return values;
 }
 
-/// Writes the code vector `codes` (i32) of one block at `at` along `axis`.
-/// Byte-sized codes are one masked vector store; narrower ones (FP6, FP4) are
-/// stored one by one, because LLVM packs vectors of i4/i6 in memory while
-/// memrefs keep one element per byte.
+/// Whether the codes of a block of `elt` along `axis` are one vector
+/// transfer: byte-sized codes always (masked where ragged); FP4 codes (two a
+/// byte in memory, mxq-pack-fp4-memory) along the last axis in a whole
+/// block; FP6 codes (one a byte, where LLVM would pack a vector of i6) never.
+static bool codesAsVector(Type elt, int64_t axis, int64_t rank,
+                          bool inBounds) {
+  if (elt.getIntOrFloatBitWidth() == 8)
+    return true;
+  return isa<Float4E2M1FNType>(elt) && axis == rank - 1 && inBounds;
+}
+
+/// Writes the code vector `codes` (i32) of one block at `at` along `axis`:
+/// one vector store where codesAsVector says so, otherwise code by code.
 Value writeCodes(OpBuilder &b, Location loc, Value codes, Value dest,
                  ArrayRef<Value> at, int64_t axis, Value count,
                  bool inBounds) {
   auto destType = cast<RankedTensorType>(dest.getType());
   Type elt = destType.getElementType();
   int64_t rank = destType.getRank();
-  if (elt.getIntOrFloatBitWidth() == 8) {
+  if (codesAsVector(elt, axis, rank, inBounds)) {
     AffineMap map = AffineMap::get(rank, 0, b.getAffineDimExpr(axis));
     Value v = toSmallFloat(b, loc, codes, elt);
     return vector::TransferWriteOp::create(b, loc, v, dest, at, map,
@@ -269,7 +283,7 @@ Value readCodes(OpBuilder &b, Location loc, Value source, ArrayRef<Value> at,
   Type elt = type.getElementType();
   int64_t rank = type.getRank();
   VectorType i32Vec = VectorType::get({block}, b.getI32Type());
-  if (elt.getIntOrFloatBitWidth() == 8) {
+  if (codesAsVector(elt, axis, rank, inBounds)) {
     AffineMap map = AffineMap::get(rank, 0, b.getAffineDimExpr(axis));
     Value pad = toSmallFloat(b, loc, num::i32Const(b, loc, b.getI32Type(), 0),
                              elt);

@@ -34,7 +34,13 @@ namespace num = ::mxq::numerics;
 namespace dialect = ::mlir::mxq;
 
 /// Marks the loops of a block nest mxq.parallel.
-void markParallel(scf::LoopNest &nest);
+/// Marks the loops of a block nest parallel. With `codes` (the element type
+/// of the codes the nest writes along `axis` of rank-`rank` tensors), the
+/// loop over the last dimension is parallel only in pairs of iterations
+/// where two of them write one byte (FP4 codes, packed two per byte along
+/// the last axis, quantized along another axis).
+void markParallel(scf::LoopNest &nest, Type codes = {}, int64_t axis = 0,
+                  int64_t rank = 0);
 /// Loop bounds over the data of `source` with `axis` split into blocks.
 void blockLoopBounds(OpBuilder &b, Location loc, Value source, int64_t axis,
                      int64_t block, SmallVector<Value> &lbs,

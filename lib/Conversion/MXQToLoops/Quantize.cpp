@@ -251,7 +251,7 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
               });
           return SmallVector<Value>(ifOp.getResults());
         });
-    markParallel(nest);
+    markParallel(nest, codeElt, axis, rank);
     replaceWithResultTypes(rw, op, nest.results);
     return success();
   }

@@ -66,6 +66,8 @@ void mxq::buildCPUPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
+  // FP4 codes two per byte (every target's memory form of f4E2M1FN).
+  pm.addPass(createMXQPackFP4Memory());
   if (threads != 1) {
     // Every core: the block loop nests (their iterations write disjoint
     // bytes, mxq.parallel) become scf.parallel, then OpenMP work-sharing

@@ -60,6 +60,15 @@ uint64_t knownMultiple(Value v, int depth = 8) {
     if (auto amount = getConstantIntValue(shl.getRhs()))
       if (*amount >= 0 && *amount < 32)
         return knownMultiple(shl.getLhs(), depth - 1) << *amount;
+  // A shift right by a constant (FP4's byte column, col >> 1) keeps what
+  // the shifted-out bits leave.
+  if (auto shr = dyn_cast<arith::ShRUIOp>(def))
+    if (auto amount = getConstantIntValue(shr.getRhs()))
+      if (*amount >= 0 && *amount < 32) {
+        uint64_t m = knownMultiple(shr.getLhs(), depth - 1);
+        uint64_t unit = uint64_t(1) << *amount;
+        return m != 0 && m % unit == 0 ? m / unit : (m == 0 ? 0 : 1);
+      }
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
     return knownMultiple(def->getOperand(0), depth - 1);
   return 1;
@@ -116,6 +125,18 @@ uint64_t provenAlignment(Value base, ValueRange indices, int64_t cap,
   return std::max<uint64_t>(align, bytes);
 }
 
+/// The widest alignment a transfer of `v` can use: its bytes (a power of
+/// two not above), at most `cap`. A stride need only be a multiple of this
+/// for the access to reach it (an FP4 row of packed bytes stored 4 bytes a
+/// lane needs a pitch of 4, not 16).
+template <typename TransferOp>
+int64_t usefulAlignment(TransferOp op, int64_t cap) {
+  VectorType v = op.getVectorType();
+  int64_t bytes = std::max<int64_t>(
+      1, v.getNumElements() * v.getElementType().getIntOrFloatBitWidth() / 8);
+  return std::min<int64_t>(cap, int64_t(llvm::bit_floor(uint64_t(bytes))));
+}
+
 /// Whether the transfer is a plain contiguous 1-D access: no mask, in
 /// bounds, along the last dimension.
 /// Longer vectors stay as they are: NVPTX's register coalescer takes tens of
@@ -149,8 +170,9 @@ struct AlignTransfer : OpRewritePattern<TransferOp> {
                                 PatternRewriter &rw) const override {
     if (!isContiguous1D(op))
       return failure();
-    uint64_t align = provenAlignment(op.getBase(), op.getIndices(), cap,
-                                     stridesAssumedAligned(op));
+    uint64_t align =
+        provenAlignment(op.getBase(), op.getIndices(),
+                        usefulAlignment(op, cap), stridesAssumedAligned(op));
     if (align == 0)
       return failure();
     if constexpr (std::is_same_v<TransferOp, vector::TransferReadOp>)
@@ -168,7 +190,10 @@ struct AlignTransfer : OpRewritePattern<TransferOp> {
 
 /// The buffers (defined outside `launch`) whose dynamic strides limit the
 /// alignment of a contiguous transfer inside it.
-SetVector<Value> stridesWorthChecking(gpu::LaunchOp launch, int64_t cap) {
+/// With each, the stride multiple (bytes) its accesses need: the widest
+/// useful alignment among them.
+SetVector<Value> stridesWorthChecking(gpu::LaunchOp launch, int64_t cap,
+                                      llvm::DenseMap<Value, int64_t> &need) {
   SetVector<Value> bases;
   auto consider = [&](auto op) {
     if (!isContiguous1D(op))
@@ -176,20 +201,24 @@ SetVector<Value> stridesWorthChecking(gpu::LaunchOp launch, int64_t cap) {
     Value base = op.getBase();
     if (launch->isAncestor(base.getParentRegion()->getParentOp()))
       return;
-    uint64_t plain = provenAlignment(base, op.getIndices(), cap);
-    uint64_t assumed = provenAlignment(base, op.getIndices(), cap, true);
-    if (assumed > plain)
+    int64_t useful = usefulAlignment(op, cap);
+    uint64_t plain = provenAlignment(base, op.getIndices(), useful);
+    uint64_t assumed = provenAlignment(base, op.getIndices(), useful, true);
+    if (assumed > plain) {
       bases.insert(base);
+      need[base] = std::max<int64_t>(need.lookup(base), useful);
+    }
   };
   launch.walk([&](vector::TransferReadOp op) { consider(op); });
   launch.walk([&](vector::TransferWriteOp op) { consider(op); });
   return bases;
 }
 
-/// Versions `launch`: `scf.if (every dynamic stride of bases is a multiple
-/// of cap bytes) { the launch, marked } else { the launch }`.
+/// Versions `launch`: `scf.if (every dynamic stride of each base is a
+/// multiple of the bytes its accesses need) { the launch, marked } else {
+/// the launch }`.
 void version(gpu::LaunchOp launch, const SetVector<Value> &bases,
-             int64_t cap) {
+             const llvm::DenseMap<Value, int64_t> &need) {
   OpBuilder b(launch);
   Location loc = launch.getLoc();
   Value all;
@@ -199,7 +228,7 @@ void version(gpu::LaunchOp launch, const SetVector<Value> &bases,
     // Sub-byte codes take a byte each in memory.
     int64_t elemBytes = std::max<int64_t>(
         1, type.getElementType().getIntOrFloatBitWidth() / 8);
-    int64_t elems = cap / elemBytes;
+    int64_t elems = std::max<int64_t>(1, need.lookup(base) / elemBytes);
     auto meta = memref::ExtractStridedMetadataOp::create(b, loc, base);
     for (auto [d, stride] : llvm::enumerate(strides)) {
       if (!ShapedType::isDynamic(stride))
@@ -241,9 +270,11 @@ struct MXQAlignVectorAccesses
         launches.push_back(launch);
     });
     for (gpu::LaunchOp launch : launches) {
-      SetVector<Value> bases = stridesWorthChecking(launch, baseAlignment);
+      llvm::DenseMap<Value, int64_t> need;
+      SetVector<Value> bases =
+          stridesWorthChecking(launch, baseAlignment, need);
       if (!bases.empty())
-        version(launch, bases, baseAlignment);
+        version(launch, bases, need);
     }
     RewritePatternSet patterns(&getContext());
     ::mxq::nvvm::populateAlignVectorAccessesPatterns(patterns, baseAlignment);

@@ -69,6 +69,9 @@ void mxq::buildGPUPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
   pm.addPass(createConvertParallelLoopToGpuPass());
   pm.addPass(createCanonicalizerPass());
+  // FP4 codes two per byte (every target's memory form of f4E2M1FN).
+  pm.addPass(memref::createFoldMemRefAliasOpsPass());
+  pm.addPass(createMXQPackFP4Memory());
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
   pm.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));

@@ -23,12 +23,13 @@ func.func @q8(%x: tensor<64x128xbf16>) -> (tensor<64x128xf8E4M3FN>, tensor<64x4x
   return %q, %s : tensor<64x128xf8E4M3FN>, tensor<64x4xf8E8M0FNU>
 }
 
-// FP4 quantize: the coalesced kernel (8 codes of a byte each stored as 64
-// bits; the pairs layout's padding, where there is one, stored by the
-// kernel, no fill); native e2m1 pairs on sm_100a only.
+// FP4 quantize: the coalesced kernel (8 codes packed two per byte, stored
+// as 32 bits where the row pitch allows; the pairs layout's padding, where
+// there is one, stored by the kernel, no fill); native e2m1 pairs on sm_100a
+// only.
 // CHECK-LABEL: .entry q4_kernel(
 // CHECK-DAG: ld.global.v4.b32
-// CHECK-DAG: st.global.v2.b32
+// CHECK-DAG: st.global.b32
 // SM100A-DAG: cvt.rn.satfinite.e2m1x2.f32
 // SM100A-DAG: cvt.rp.ue8m0x2.f32
 func.func @q4(%x: tensor<64x128xbf16>) -> (tensor<64x128xf4E2M1FN>, tensor<64x2x2xf8E8M0FNU>) {
@@ -57,13 +58,12 @@ func.func @dual(%x: tensor<128x128xbf16>) -> (tensor<128x128xf8E4M3FN>, tensor<5
 
 // Two-level: a warp per 512-element block, each lane two 128-bit loads,
 // the level-0 maximum over the warp (5 shuffles), each group's exponent over
-// its 4 lanes (2 shuffles per half), codes as 64 bits; native e2m1 on
-// sm_100a.
+// its 4 lanes (2 shuffles per half), 8 codes packed into 32 bits; native
+// e2m1 on sm_100a.
 // CHECK-LABEL: .entry two_kernel(
 // CHECK-DAG: ld.global.v4.b32
 // CHECK-DAG: shfl.sync.bfly
 // CHECK-DAG: st.global.b32
-// CHECK-DAG: st.global.v2.b32
 // SM100A-DAG: cvt.rn.satfinite.e2m1x2.f32
 // CHECK-NOT: .entry two_kernel
 func.func @two(%x: tensor<64x1024xbf16>) -> (tensor<64x1024xf4E2M1FN>, tensor<64x2xf32>, tensor<64x16x2xf8E8M0FNU>) {
