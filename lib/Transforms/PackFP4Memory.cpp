@@ -28,7 +28,7 @@
 //
 // A store rewrites a whole byte, so code that stores FP4 codes in parallel
 // must give each thread whole bytes: the lowerings do (blocks along the last
-// axis are even; a non-last axis keeps the last dimension in one thread).
+// axis are even; along another axis a thread takes two columns).
 // A view of FP4 codes other than the whole buffer (a subview, a strided
 // layout) is an error naming the op.
 //

@@ -200,17 +200,27 @@ struct MXQParallelizeLoops
             Value lo = arith::AddIOp::create(
                 b, loc, inner.getLowerBound(),
                 arith::MulIOp::create(b, loc, ivs.back(), pairStep));
-            Value hi = arith::MinUIOp::create(
-                b, loc, arith::AddIOp::create(b, loc, lo, pairStep),
-                inner.getUpperBound());
-            scf::ForOp::create(
-                b, loc, lo, hi, inner.getStep(), ValueRange{},
-                [&](OpBuilder &fb, Location, Value j, ValueRange) {
-                  map.map(inner.getInductionVar(), j);
-                  for (Operation &op : body->without_terminator())
-                    fb.clone(op, map);
-                  scf::YieldOp::create(fb, loc);
-                });
+            // The first of the pair, then the second where it exists:
+            // straight-line code (a two-iteration loop would keep what the
+            // body hoists out of it live across both).
+            // Each copy maps from the loop ivs alone: a mapping that had
+            // seen the first copy would give the second one's nested blocks
+            // the first one's arguments.
+            IRMapping firstMap = map;
+            firstMap.map(inner.getInductionVar(), lo);
+            for (Operation &op : body->without_terminator())
+              b.clone(op, firstMap);
+            Value second = arith::AddIOp::create(b, loc, lo, inner.getStep());
+            auto guard = scf::IfOp::create(
+                b, loc,
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, second,
+                                      inner.getUpperBound()),
+                /*withElseRegion=*/false);
+            OpBuilder gb = guard.getThenBodyBuilder();
+            IRMapping secondMap = map;
+            secondMap.map(inner.getInductionVar(), second);
+            for (Operation &op : body->without_terminator())
+              gb.clone(op, secondMap);
           });
       (void)parallel;
       rewriter.eraseOp(root);

@@ -68,6 +68,8 @@ void mxq::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   // FP4 codes two per byte (every target's memory form of f4E2M1FN).
   pm.addPass(createMXQPackFP4Memory());
+  // One byte view per buffer (the pass makes one per access).
+  pm.addPass(createCSEPass());
   if (threads != 1) {
     // Every core: the block loop nests (their iterations write disjoint
     // bytes, mxq.parallel) become scf.parallel, then OpenMP work-sharing

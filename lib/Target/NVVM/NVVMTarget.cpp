@@ -72,6 +72,8 @@ void mxq::buildGPUPipeline(OpPassManager &pm,
   // FP4 codes two per byte (every target's memory form of f4E2M1FN).
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   pm.addPass(createMXQPackFP4Memory());
+  // One byte view per buffer (the pass makes one per access).
+  pm.addPass(createCSEPass());
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
   pm.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));
