@@ -7,11 +7,15 @@
 // function through the whole pipeline. Prints Gelem/s and the ratio of the
 // copy's time to the kernel's (1.0 = as fast as copying the input), then the
 // same kernel compiled for every core (OpenMP; --num-threads N for N) and
-// its speed-up over one thread.
+// its speed-up over one thread. The MXFP8 quantizes are also measured
+// against a hand-vectorized AVX-512 kernel of the same quantize
+// (Avx512Baseline.h; skipped with a message where the CPU or the build has
+// no AVX-512), after checking that its bytes equal mxq's.
 //
 //   mxq-bench [--size N] [--repeat R]
 //
 //===----------------------------------------------------------------------===//
+#include "Avx512Baseline.h"
 #include "mxq/InitAll.h"
 #include "mxq/Target/CPU/CPUTarget.h"
 #include "mxq/Target/Target.h"
@@ -53,21 +57,26 @@ double seconds(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
 }
 
+enum class Baseline { None, F32, BF16 };
+
 struct Case {
   const char *name;
   const char *elt; // input element type
   const char *body;
+  Baseline baseline = Baseline::None;
 };
 
 const Case kCases[] = {
     {"MXFP8 quantize, f32 in", "f32",
      "%q, %s = mxq.quantize %x axis = 1 scale = rceil : tensor<?x?xf32> -> "
      "tensor<?x?xf8E4M3FN>, tensor<?x?xf8E8M0FNU>\n"
-     "return %q, %s : tensor<?x?xf8E4M3FN>, tensor<?x?xf8E8M0FNU>"},
+     "return %q, %s : tensor<?x?xf8E4M3FN>, tensor<?x?xf8E8M0FNU>",
+     Baseline::F32},
     {"MXFP8 quantize, bf16 in", "bf16",
      "%q, %s = mxq.quantize %x axis = 1 scale = rceil : tensor<?x?xbf16> -> "
      "tensor<?x?xf8E4M3FN>, tensor<?x?xf8E8M0FNU>\n"
-     "return %q, %s : tensor<?x?xf8E4M3FN>, tensor<?x?xf8E8M0FNU>"},
+     "return %q, %s : tensor<?x?xf8E4M3FN>, tensor<?x?xf8E8M0FNU>",
+     Baseline::BF16},
     {"MXFP8 dual quantize, bf16 in", "bf16",
      "%a, %b, %c, %d = mxq.dual_quantize %x scale = rceil : tensor<?x?xbf16> "
      "-> tensor<?x?xf8E4M3FN>, tensor<?xf8E8M0FNU>, tensor<?x?xf8E4M3FN>, "
@@ -127,9 +136,17 @@ int main(int argc, char **argv) {
   bool parallel = mxq::hasOpenMPRuntime(noOpenMP);
   if (!parallel)
     llvm::outs() << "(no parallel column: " << noOpenMP << ")\n";
-  llvm::outs() << llvm::format("%-30s %10s %10s %12s %8s %14s %8s\n",
+  std::string noBaseline;
+  bool baseline = mxq::bench::avx512Available(noBaseline) && n % 32 == 0;
+  if (!baseline)
+    llvm::outs() << "(no AVX-512 baseline: "
+                 << (noBaseline.empty() ? "the size is not a multiple of 32"
+                                        : noBaseline)
+                 << ")\n";
+  llvm::outs() << llvm::format("%-30s %10s %10s %12s %8s %14s %8s %10s %8s\n",
                                "kernel", "ms", "Gelem/s", "copy Gelem/s",
-                               "ratio", "all-core Gel/s", "speedup");
+                               "ratio", "all-core Gel/s", "speedup",
+                               "AVX512 G/s", "vs AVX512");
   for (const Case &c : kCases) {
     bool bf16 = std::string(c.elt) == "bf16";
     mxq::RawTensor input;
@@ -206,6 +223,50 @@ int main(int argc, char **argv) {
         bestParallel = std::min(bestParallel, timing.wallMillis / 1e3);
       }
     }
+    // The hand-written kernel of the same quantize: its bytes first.
+    double bestBaseline = 0;
+    if (baseline && c.baseline != Baseline::None) {
+      std::vector<mxq::RawTensor> results;
+      if (!exe->run({input}, results, error)) {
+        llvm::errs() << error << "\n";
+        return 1;
+      }
+      std::vector<uint8_t> codes(n * n), scales(n * (n / 32));
+      auto runBaseline = [&] {
+        if (c.baseline == Baseline::F32)
+          mxq::bench::quantizeF32(
+              reinterpret_cast<const float *>(input.data.data()), n, n,
+              codes.data(), scales.data());
+        else
+          mxq::bench::quantizeBF16(
+              reinterpret_cast<const uint16_t *>(input.data.data()), n, n,
+              codes.data(), scales.data());
+      };
+      runBaseline();
+      if (results.size() != 2 || results[0].data != codes ||
+          results[1].data != scales) {
+        llvm::errs() << "mxq-bench: the AVX-512 baseline's bytes differ from "
+                        "mxq's for '"
+                     << c.name << "': not the same quantize\n";
+        return 1;
+      }
+      bestBaseline = 1e30;
+      for (int r = 0; r < repeat; ++r) {
+        std::vector<uint8_t> freshCodes(n * n), freshScales(n * (n / 32));
+        auto b = Clock::now();
+        if (c.baseline == Baseline::F32)
+          mxq::bench::quantizeF32(
+              reinterpret_cast<const float *>(input.data.data()), n, n,
+              freshCodes.data(), freshScales.data());
+        else
+          mxq::bench::quantizeBF16(
+              reinterpret_cast<const uint16_t *>(input.data.data()), n, n,
+              freshCodes.data(), freshScales.data());
+        asm volatile("" : : "r"(freshCodes.data()) : "memory");
+        auto d = Clock::now();
+        bestBaseline = std::min(bestBaseline, seconds(b, d));
+      }
+    }
     double elems = double(n) * n;
     llvm::outs() << llvm::format("%-30s %10.1f %10.2f %12.2f %8.2f", c.name,
                                  best * 1e3, elems / best / 1e9,
@@ -213,6 +274,13 @@ int main(int argc, char **argv) {
     if (parallel)
       llvm::outs() << llvm::format(" %14.2f %8.2f", elems / bestParallel / 1e9,
                                    best / bestParallel);
+    else
+      llvm::outs() << llvm::format(" %14s %8s", "-", "-");
+    if (bestBaseline > 0)
+      llvm::outs() << llvm::format(" %10.2f %8.2f", elems / bestBaseline / 1e9,
+                                   bestBaseline / best);
+    else
+      llvm::outs() << llvm::format(" %10s %8s", "-", "-");
     llvm::outs() << "   (compile " << llvm::format("%.0f", seconds(t0, t1) * 1e3)
                  << " ms)\n";
   }
