@@ -44,13 +44,13 @@ MXQ_AVX512 inline __m128i encode(__m512 y) {
   // Normal: round the mantissa to 3 bits on the bits, rebias 127 -> 7.
   const __m512i lsb =
       _mm512_and_si512(_mm512_srli_epi32(abs, 20), _mm512_set1_epi32(1));
-  const __m512i rounded = _mm512_add_epi32(
-      _mm512_add_epi32(abs, _mm512_set1_epi32(0x7FFFF)), lsb);
+  const __m512i rounded =
+      _mm512_add_epi32(_mm512_add_epi32(abs, _mm512_set1_epi32(0x7FFFF)), lsb);
   const __m512i normal = _mm512_sub_epi32(_mm512_srli_epi32(rounded, 20),
                                           _mm512_set1_epi32(120 << 3));
   // Subnormal (|y| < 2^-6): steps of 2^-9.
-  const __m512i sub = _mm512_cvtps_epi32(_mm512_mul_ps(
-      _mm512_castsi512_ps(abs), _mm512_set1_ps(512.0f)));
+  const __m512i sub = _mm512_cvtps_epi32(
+      _mm512_mul_ps(_mm512_castsi512_ps(abs), _mm512_set1_ps(512.0f)));
   const __mmask16 small =
       _mm512_cmplt_epu32_mask(abs, _mm512_set1_epi32(0x3C800000));
   __m512i code = _mm512_mask_blend_epi32(small, normal, sub);
@@ -76,9 +76,8 @@ inline uint8_t scaleOf(uint32_t amaxBits, float &multiplier) {
 MXQ_AVX512 inline void block(__m512 v0, __m512 v1, uint8_t *codes,
                              uint8_t *scale) {
   const __m512i mask = _mm512_set1_epi32(0x7FFFFFFF);
-  __m512i a = _mm512_max_epu32(
-      _mm512_and_si512(_mm512_castps_si512(v0), mask),
-      _mm512_and_si512(_mm512_castps_si512(v1), mask));
+  __m512i a = _mm512_max_epu32(_mm512_and_si512(_mm512_castps_si512(v0), mask),
+                               _mm512_and_si512(_mm512_castps_si512(v1), mask));
   float r;
   *scale = scaleOf(uint32_t(_mm512_reduce_max_epu32(a)), r);
   const __m512 rv = _mm512_set1_ps(r);
@@ -96,8 +95,8 @@ MXQ_AVX512 void quantizeF32(const float *x, int64_t n, int64_t k,
   for (int64_t i = 0; i < n; ++i)
     for (int64_t b = 0; b < blocks; ++b) {
       const float *p = x + i * k + b * 32;
-      block(_mm512_loadu_ps(p), _mm512_loadu_ps(p + 16),
-            codes + i * k + b * 32, scales + i * blocks + b);
+      block(_mm512_loadu_ps(p), _mm512_loadu_ps(p + 16), codes + i * k + b * 32,
+            scales + i * blocks + b);
     }
 }
 
@@ -124,8 +123,7 @@ bool avx512Available(std::string &why) {
   return false;
 }
 void quantizeF32(const float *, int64_t, int64_t, uint8_t *, uint8_t *) {}
-void quantizeBF16(const uint16_t *, int64_t, int64_t, uint8_t *, uint8_t *) {
-}
+void quantizeBF16(const uint16_t *, int64_t, int64_t, uint8_t *, uint8_t *) {}
 
 #endif
 

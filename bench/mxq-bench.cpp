@@ -231,18 +231,18 @@ int main(int argc, char **argv) {
         llvm::errs() << error << "\n";
         return 1;
       }
-      std::vector<uint8_t> codes(n * n), scales(n * (n / 32));
-      auto runBaseline = [&] {
+      auto runBaseline = [&](uint8_t *codes, uint8_t *scales) {
         if (c.baseline == Baseline::F32)
           mxq::bench::quantizeF32(
-              reinterpret_cast<const float *>(input.data.data()), n, n,
-              codes.data(), scales.data());
+              reinterpret_cast<const float *>(input.data.data()), n, n, codes,
+              scales);
         else
           mxq::bench::quantizeBF16(
               reinterpret_cast<const uint16_t *>(input.data.data()), n, n,
-              codes.data(), scales.data());
+              codes, scales);
       };
-      runBaseline();
+      std::vector<uint8_t> codes(n * n), scales(n * (n / 32));
+      runBaseline(codes.data(), scales.data());
       if (results.size() != 2 || results[0].data != codes ||
           results[1].data != scales) {
         llvm::errs() << "mxq-bench: the AVX-512 baseline's bytes differ from "
@@ -254,14 +254,7 @@ int main(int argc, char **argv) {
       for (int r = 0; r < repeat; ++r) {
         std::vector<uint8_t> freshCodes(n * n), freshScales(n * (n / 32));
         auto b = Clock::now();
-        if (c.baseline == Baseline::F32)
-          mxq::bench::quantizeF32(
-              reinterpret_cast<const float *>(input.data.data()), n, n,
-              freshCodes.data(), freshScales.data());
-        else
-          mxq::bench::quantizeBF16(
-              reinterpret_cast<const uint16_t *>(input.data.data()), n, n,
-              freshCodes.data(), freshScales.data());
+        runBaseline(freshCodes.data(), freshScales.data());
         asm volatile("" : : "r"(freshCodes.data()) : "memory");
         auto d = Clock::now();
         bestBaseline = std::min(bestBaseline, seconds(b, d));

@@ -490,71 +490,55 @@ std::optional<int64_t> transferDim(AffineMap map) {
   return d.getPosition();
 }
 
-struct PackTransferWrite : OpConversionPattern<vector::TransferWriteOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(vector::TransferWriteOp op, OpAdaptor a,
+/// The 1-d vector access `op` makes to an FP4 buffer, if it is one this
+/// pass rewrites: a transfer along one dimension without a mask, or a
+/// vector.load/store (along the last dimension, in bounds).
+std::optional<VectorAccess> accessOf(vector::TransferReadOp op) {
+  auto dim = transferDim(op.getPermutationMap());
+  if (!dim || op.getVectorType().getRank() != 1 || op.getMask())
+    return std::nullopt;
+  return VectorAccess{op.getVectorType(), *dim, op.isDimInBounds(0)};
+}
+std::optional<VectorAccess> accessOf(vector::TransferWriteOp op) {
+  auto dim = transferDim(op.getPermutationMap());
+  if (!dim || op.getVectorType().getRank() != 1 || op.getMask())
+    return std::nullopt;
+  return VectorAccess{op.getVectorType(), *dim, op.isDimInBounds(0)};
+}
+template <typename LoadOrStore>
+std::optional<VectorAccess> accessOf(LoadOrStore op) {
+  if (op.getVectorType().getRank() != 1)
+    return std::nullopt;
+  return VectorAccess{op.getVectorType(),
+                      int64_t(op.getMemRefType().getRank()) - 1, true};
+}
+
+Value paddingOf(vector::TransferReadOp::Adaptor a) { return a.getPadding(); }
+Value paddingOf(vector::LoadOp::Adaptor) { return Value(); }
+
+/// A vector transfer, load or store of FP4 codes.
+template <typename AccessOp>
+struct PackVectorAccess : OpConversionPattern<AccessOp> {
+  using OpConversionPattern<AccessOp>::OpConversionPattern;
+  static constexpr bool kWrite =
+      std::is_same_v<AccessOp, vector::TransferWriteOp> ||
+      std::is_same_v<AccessOp, vector::StoreOp>;
+  LogicalResult matchAndRewrite(AccessOp op, typename AccessOp::Adaptor a,
                                 ConversionPatternRewriter &rw) const override {
     if (!isFP4MemRef(op.getBase().getType()))
       return failure();
-    auto dim = transferDim(op.getPermutationMap());
-    if (!dim || op.getVectorType().getRank() != 1 || op.getMask())
-      return rw.notifyMatchFailure(op, "not a 1-d unmasked transfer");
+    std::optional<VectorAccess> access = accessOf(op);
+    if (!access)
+      return rw.notifyMatchFailure(op, "not a 1-d unmasked access");
     Location l = op.getLoc();
     Packed p = packedOf(rw, l, a.getBase());
-    writeVector(rw, l, p, a.getValueToStore(), a.getIndices(),
-                {op.getVectorType(), *dim, op.isDimInBounds(0)});
-    rw.eraseOp(op);
-    return success();
-  }
-};
-
-struct PackTransferRead : OpConversionPattern<vector::TransferReadOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(vector::TransferReadOp op, OpAdaptor a,
-                                ConversionPatternRewriter &rw) const override {
-    if (!isFP4MemRef(op.getBase().getType()))
-      return failure();
-    auto dim = transferDim(op.getPermutationMap());
-    if (!dim || op.getVectorType().getRank() != 1 || op.getMask())
-      return rw.notifyMatchFailure(op, "not a 1-d unmasked transfer");
-    Location l = op.getLoc();
-    Packed p = packedOf(rw, l, a.getBase());
-    rw.replaceOp(op, readVector(rw, l, p, a.getIndices(),
-                                {op.getVectorType(), *dim, op.isDimInBounds(0)},
-                                a.getPadding()));
-    return success();
-  }
-};
-
-struct PackVectorStore : OpConversionPattern<vector::StoreOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(vector::StoreOp op, OpAdaptor a,
-                                ConversionPatternRewriter &rw) const override {
-    if (!isFP4MemRef(op.getMemRefType()) || op.getVectorType().getRank() != 1)
-      return failure();
-    Location l = op.getLoc();
-    Packed p = packedOf(rw, l, a.getBase());
-    writeVector(
-        rw, l, p, a.getValueToStore(), a.getIndices(),
-        {op.getVectorType(), int64_t(op.getMemRefType().getRank()) - 1, true});
-    rw.eraseOp(op);
-    return success();
-  }
-};
-
-struct PackVectorLoad : OpConversionPattern<vector::LoadOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(vector::LoadOp op, OpAdaptor a,
-                                ConversionPatternRewriter &rw) const override {
-    if (!isFP4MemRef(op.getMemRefType()) || op.getVectorType().getRank() != 1)
-      return failure();
-    Location l = op.getLoc();
-    Packed p = packedOf(rw, l, a.getBase());
-    rw.replaceOp(op,
-                 readVector(rw, l, p, a.getIndices(),
-                            {op.getVectorType(),
-                             int64_t(op.getMemRefType().getRank()) - 1, true},
-                            Value()));
+    if constexpr (kWrite) {
+      writeVector(rw, l, p, a.getValueToStore(), a.getIndices(), *access);
+      rw.eraseOp(op);
+    } else {
+      rw.replaceOp(op,
+                   readVector(rw, l, p, a.getIndices(), *access, paddingOf(a)));
+    }
     return success();
   }
 };
@@ -823,10 +807,12 @@ void ::mxq::populatePackFP4MemoryPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns,
                                           ConversionTarget &target) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<PackLoad, PackStore, PackTransferRead, PackTransferWrite,
-               PackVectorLoad, PackVectorStore, PackAlloc<memref::AllocOp>,
-               PackAlloc<memref::AllocaOp>, PackCopy, PackWholeView,
-               PackPassThrough>(converter, ctx);
+  patterns
+      .add<PackLoad, PackStore, PackVectorAccess<vector::TransferReadOp>,
+           PackVectorAccess<vector::TransferWriteOp>,
+           PackVectorAccess<vector::LoadOp>, PackVectorAccess<vector::StoreOp>,
+           PackAlloc<memref::AllocOp>, PackAlloc<memref::AllocaOp>, PackCopy,
+           PackWholeView, PackPassThrough>(converter, ctx);
   scf::populateSCFStructuralTypeConversions(converter, patterns);
   populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                  converter);
