@@ -109,6 +109,15 @@ std::vector<Case> cases(int64_t n, bool more) {
            q8 + ", " + s + "\nreturn %q, %s : " + q8 + ", " + s + "\n}\n",
        4 + 1 + 1.0 / 32, "f32"});
   list.push_back(
+      {"MXFP8 dual quantize, f32 input",
+       "func.func @f(%x: " + f + ") -> (" + q8 + ", " + sw + ", " + q8 +
+           ", " + sw + ") {\n" +
+           "%a, %b, %c, %d = mxq.dual_quantize %x scale = rceil : " + f +
+           " -> " + q8 + ", " + sw + ", " + q8 + ", " + sw +
+           "\nreturn %a, %b, %c, %d : " + q8 + ", " + sw + ", " + q8 + ", " +
+           sw + "\n}\n",
+       4 + 2 + 2.0 / 32, "f32"});
+  list.push_back(
       {"MXFP8 dequantize (input: codes)",
        "func.func @f(%c: " + q8 + ", %s: " + s + ") -> " + in + " {\n" +
            "%y = mxq.dequantize %c, %s axis = 1 : " + q8 + ", " + s + " -> " +
@@ -120,7 +129,7 @@ std::vector<Case> cases(int64_t n, bool more) {
               ", " + l0 + ", " + sp + "\nreturn %y, %a, %b : " + q4 + ", " +
               l0 + ", " + sp,
           q4 + ", " + l0 + ", " + sp),
-       2 + 1 + 1.0 / 32});
+       2 + 0.5 + 1.0 / 32 + 4.0 / 512});
   return list;
 }
 

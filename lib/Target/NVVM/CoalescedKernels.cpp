@@ -424,13 +424,16 @@ struct CoalescedDequantize : OpRewritePattern<dialect::DequantizeOp> {
 };
 
 
-/// dual_quantize of a 16-bit input, reading it once: a thread block of
-/// kThreads threads per 128 x 128 tile (one SWIZZLE_32_4_4 atom of both
-/// scale tensors).
-///  1. Row pass: each lane loads one 16-byte chunk (a warp: two rows of 256
-///     contiguous bytes), keeps it in shared memory, and quantizes its row
-///     block with its 3 neighbours (shuffles), storing its codes (coalesced)
-///     and the block's scale into the staged row-scale atom.
+/// dual_quantize, reading its input once: a thread block of kThreads
+/// threads per 128 x 128 tile (one SWIZZLE_32_4_4 atom of both scale
+/// tensors). The tile in shared memory is 32 KiB: all 128 columns of a
+/// 16-bit input, or 64 columns of f32, the two halves taken in turn through
+/// steps 1-3 (the scale atoms staged across both).
+///  1. Row pass: each lane loads one 16-byte chunk (8 16-bit or 4 f32
+///     elements; a warp: 512 contiguous bytes), keeps it in shared memory,
+///     and quantizes its row block with its 3 or 7 neighbours (shuffles),
+///     storing its codes (coalesced) and the block's scale into the staged
+///     row-scale atom.
 ///  2. Column pass: a thread per (column, 32-row block), the 32 elements read
 ///     down a column of the shared tile (a warp reads 32 consecutive
 ///     columns of one row: no bank conflict), its scale into the staged
@@ -460,9 +463,13 @@ struct CooperativeDualQuantize
     Type inElt = inType.getElementType();
     Type codeElt = op.getCodes0().getType().getElementType();
     Type scaleElt = op.getScales0().getType().getElementType();
-    if (!(inElt.isBF16() || inElt.isF16()) ||
-        codeElt.getIntOrFloatBitWidth() > 8)
-      return rw.notifyMatchFailure(op, "16-bit input, byte codes");
+    if (!isWideFloat(inElt) || codeElt.getIntOrFloatBitWidth() > 8)
+      return rw.notifyMatchFailure(op, "f32/f16/bf16 input");
+    // The tile held in shared memory: T rows of W elements (32 KiB): all
+    // 128 columns of 16-bit input, half of f32 input (two halves in turn).
+    const int64_t inBits = inElt.getIntOrFloatBitWidth();
+    const int64_t W = T * 16 / inBits, halves = T / W;
+    Type tileInt = rw.getIntegerType(inBits);
     Location loc = op.getLoc();
     MLIRContext *ctx = rw.getContext();
     auto policies = loops::BlockPolicies::of(op, codeElt);
@@ -502,10 +509,10 @@ struct CooperativeDualQuantize
       return MemRefType::get(shape, elt, MemRefLayoutAttrInterface(),
                              wgType.getMemorySpace());
     };
-    Value tile = memref::ViewOp::create(b, l, wsType({T, T}, b.getI16Type()),
+    Value tile = memref::ViewOp::create(b, l, wsType({T, W}, tileInt),
                                         shared, idx(b, l, 0), ValueRange{});
     Value staged = memref::ViewOp::create(
-        b, l, wsType({T, kPitch}, b.getI8Type()), shared, idx(b, l, 0),
+        b, l, wsType({W, kPitch}, b.getI8Type()), shared, idx(b, l, 0),
         ValueRange{});
     Value ss0 = memref::ViewOp::create(b, l, wsType({512}, b.getI8Type()),
                                        shared, idx(b, l, kScales0),
@@ -588,136 +595,157 @@ struct CooperativeDualQuantize
     }
     barrier();
 
-    // 1. Row pass: 8 rounds of 256 chunks of 8 elements.
     Type i32 = b.getI32Type();
-    scf::ForOp::create(
-        b, l, idx(b, l, 0), idx(b, l, T * T / 8 / kThreads), one,
-        ValueRange{}, [&](OpBuilder &fb, Location fl, Value it, ValueRange) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(fb.getInsertionBlock(),
-                              fb.getInsertionPoint());
-          Value id = add(mul(it, kThreads), t);
-          Value r = divc(id, 16), c = remc(id, 16);
-          Value blk = divc(c, 4), lane = remc(c, 4);
-          Value row = add(m0, r);
-          Value rowLive = cmp(arith::CmpIPredicate::ult, row, M);
-          LanePlace p;
-          p.lead = lead;
-          p.lead.push_back(row);
-          p.col0 = add(k0, mul(c, 8));
-          countLane(b, l, p, K, 8, rowLive);
-          p.valid = rowLive;
-          p.lane = lane;
-          Value v = readLane(b, l, input, p, 8);
+    VectorType codeBytes = VectorType::get({32}, b.getI8Type());
+    // A lane takes 16 bytes of a row: 8 16-bit or 4 f32 elements, so a
+    // warp's loads and its tile stores are contiguous (no sector or bank
+    // half used); a block of 32 is 4 or 8 lanes.
+    const int64_t perLane = 128 / inBits, lanesPerBlock = 32 / perLane;
+    const int64_t chunksPerRow = W / perLane;
+    SmallVector<int64_t> blockShuffles = {1, 2};
+    if (lanesPerBlock == 8)
+      blockShuffles.push_back(4);
+    for (int64_t h = 0; h < halves; ++h) {
+      // The first column of this half in the tile.
+      const int64_t c0 = h * W;
+      // 1. Row pass: T * W / perLane chunks, 256 a round.
+      scf::ForOp::create(
+          b, l, idx(b, l, 0), idx(b, l, T * W / perLane / kThreads), one,
+          ValueRange{}, [&](OpBuilder &fb, Location fl, Value it, ValueRange) {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(fb.getInsertionBlock(),
+                                fb.getInsertionPoint());
+            Value id = add(mul(it, kThreads), t);
+            Value r = divc(id, chunksPerRow), c = remc(id, chunksPerRow);
+            Value lane = remc(c, lanesPerBlock);
+            // The block in the tile's row (0..3).
+            Value blk = add(divc(c, lanesPerBlock), idx(b, l, c0 / 32));
+            Value row = add(m0, r);
+            Value rowLive = cmp(arith::CmpIPredicate::ult, row, M);
+            LanePlace p;
+            p.lead = lead;
+            p.lead.push_back(row);
+            p.col0 = add(k0, add(mul(c, perLane), idx(b, l, c0)));
+            countLane(b, l, p, K, perLane, rowLive);
+            p.valid = rowLive;
+            p.lane = lane;
+            Value v = readLane(b, l, input, p, perLane);
+            vector::TransferWriteOp::create(
+                b, l,
+                arith::BitcastOp::create(
+                    b, l, VectorType::get({perLane}, tileInt), v),
+                tile, ValueRange{r, mul(c, perLane)}, ArrayRef<bool>{true});
+            Value x = loops::toF32(b, l, v);
+            Value bits =
+                arith::BitcastOp::create(b, l, i32, num::blockAmax(b, l, x));
+            bits = laneMax(b, l, bits, blockShuffles);
+            Value amax = arith::BitcastOp::create(b, l, b.getF32Type(), bits);
+            auto [sByte, mult] = policies.scaleAndMultiplier(b, l, amax, nat);
+            Value y = arith::MulFOp::create(
+                b, l, x, vector::BroadcastOp::create(b, l, x.getType(), mult));
+            Value code = policies.encode(b, l, y, nat);
+            writeLane(b, l, code, codes0, p, codeElt);
+            // The block's scale, where the block exists.
+            Value blockLive = arith::AndIOp::create(
+                b, l, rowLive,
+                cmp(arith::CmpIPredicate::ult, add(k0, mul(blk, 32)), K));
+            Value first = arith::AndIOp::create(
+                b, l, blockLive,
+                cmp(arith::CmpIPredicate::eq, lane, idx(b, l, 0)));
+            auto st = scf::IfOp::create(b, l, first, false);
+            OpBuilder sb = st.getThenBodyBuilder();
+            Value off = arith::SubIOp::create(
+                sb, l,
+                swizzled(sb, row,
+                         arith::AddIOp::create(sb, l, k0Block, blk), blocksK),
+                base0);
+            memref::StoreOp::create(
+                sb, l, arith::TruncIOp::create(sb, l, sb.getI8Type(), sByte),
+                ss0, ValueRange{off});
+            scf::YieldOp::create(fb, fl);
+          });
+      barrier();
+
+      // 2. Column pass: the W columns' 4 blocks, W * 4 / 256 a thread.
+      SmallVector<Value> columnCodes;
+      SmallVector<Value> columnAt;
+      for (int64_t pair = 0; pair < W * 4 / kThreads; ++pair) {
+        Value id = add(idx(b, l, pair * kThreads), t);
+        Value j = remc(id, W), rb = divc(id, W);
+        SmallVector<Value> lanes;
+        for (int64_t i = 0; i < 32; ++i)
+          lanes.push_back(memref::LoadOp::create(
+              b, l, tile, ValueRange{add(mul(rb, 32), idx(b, l, i)), j}));
+        Value v = vector::FromElementsOp::create(
+            b, l, VectorType::get({32}, tileInt), lanes);
+        v = arith::BitcastOp::create(b, l, VectorType::get({32}, inElt), v);
+        Value x = loops::toF32(b, l, v);
+        Value amax = num::blockAmax(b, l, x);
+        auto [sByte, mult] = policies.scaleAndMultiplier(b, l, amax, nat);
+        Value y = arith::MulFOp::create(
+            b, l, x, vector::BroadcastOp::create(b, l, x.getType(), mult));
+        Value code = policies.encode(b, l, y, nat);
+        columnCodes.push_back(arith::TruncIOp::create(b, l, codeBytes, code));
+        columnAt.push_back(j);
+        columnAt.push_back(rb);
+        // The column in the tile, and in x.
+        Value jt = add(j, idx(b, l, c0));
+        Value live = arith::AndIOp::create(
+            b, l, cmp(arith::CmpIPredicate::ult, add(k0, jt), K),
+            cmp(arith::CmpIPredicate::ult, add(m0, mul(rb, 32)), M));
+        auto st = scf::IfOp::create(b, l, live, false);
+        OpBuilder sb = st.getThenBodyBuilder();
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(sb.getInsertionBlock(), sb.getInsertionPoint());
+        // Staged linearly (column j's four bytes together: a warp's 32
+        // columns hit 32 banks); the copy-out gathers the swizzled atom.
+        Value off = add(mul(jt, 4), rb);
+        memref::StoreOp::create(b, l,
+                                arith::TruncIOp::create(b, l, b.getI8Type(),
+                                                        sByte),
+                                ss1, ValueRange{off});
+      }
+      barrier();
+      // 3. The column codes staged transposed (over the tile, read), then
+      // written out.
+      for (size_t pair = 0; pair < columnCodes.size(); ++pair) {
+        Value j = columnAt[2 * pair], rb = columnAt[2 * pair + 1];
+        for (int64_t hh = 0; hh < 2; ++hh)
           vector::TransferWriteOp::create(
               b, l,
-              arith::BitcastOp::create(
-                  b, l, VectorType::get({8}, b.getI16Type()), v),
-              tile, ValueRange{r, mul(c, 8)}, ArrayRef<bool>{true});
-          Value x = loops::toF32(b, l, v);
-          Value bits =
-              arith::BitcastOp::create(b, l, i32, num::blockAmax(b, l, x));
-          bits = laneMax(b, l, bits, {1, 2});
-          Value amax = arith::BitcastOp::create(b, l, b.getF32Type(), bits);
-          auto [sByte, mult] = policies.scaleAndMultiplier(b, l, amax, nat);
-          Value y = arith::MulFOp::create(
-              b, l, x, vector::BroadcastOp::create(b, l, x.getType(), mult));
-          Value code = policies.encode(b, l, y, nat);
-          writeLane(b, l, code, codes0, p, codeElt);
-          // The block's scale, where the block exists.
-          Value blockLive = arith::AndIOp::create(
-              b, l, rowLive,
-              cmp(arith::CmpIPredicate::ult, add(k0, mul(blk, 32)), K));
-          Value first = arith::AndIOp::create(
-              b, l, blockLive,
-              cmp(arith::CmpIPredicate::eq, lane, idx(b, l, 0)));
-          auto st = scf::IfOp::create(b, l, first, false);
-          OpBuilder sb = st.getThenBodyBuilder();
-          Value off = arith::SubIOp::create(
-              sb, l,
-              swizzled(sb, row,
-                       arith::AddIOp::create(sb, l, k0Block, blk), blocksK),
-              base0);
-          memref::StoreOp::create(
-              sb, l, arith::TruncIOp::create(sb, l, sb.getI8Type(), sByte),
-              ss0, ValueRange{off});
-          scf::YieldOp::create(fb, fl);
-        });
-    barrier();
-
-    // 2. Column pass: two (column, block) pairs a thread.
-    SmallVector<Value> columnCodes;
-    SmallVector<Value> columnAt;
-    VectorType codeBytes = VectorType::get({32}, b.getI8Type());
-    for (int64_t pair = 0; pair < 2; ++pair) {
-      Value id = add(idx(b, l, pair * kThreads), t);
-      Value j = remc(id, T), rb = divc(id, T);
-      SmallVector<Value> lanes;
-      for (int64_t i = 0; i < 32; ++i)
-        lanes.push_back(memref::LoadOp::create(
-            b, l, tile, ValueRange{add(mul(rb, 32), idx(b, l, i)), j}));
-      Value v = vector::FromElementsOp::create(
-          b, l, VectorType::get({32}, b.getI16Type()), lanes);
-      v = arith::BitcastOp::create(b, l, VectorType::get({32}, inElt), v);
-      Value x = loops::toF32(b, l, v);
-      Value amax = num::blockAmax(b, l, x);
-      auto [sByte, mult] = policies.scaleAndMultiplier(b, l, amax, nat);
-      Value y = arith::MulFOp::create(
-          b, l, x, vector::BroadcastOp::create(b, l, x.getType(), mult));
-      Value code = policies.encode(b, l, y, nat);
-      columnCodes.push_back(arith::TruncIOp::create(b, l, codeBytes, code));
-      columnAt.push_back(j);
-      columnAt.push_back(rb);
-      Value live = arith::AndIOp::create(
-          b, l, cmp(arith::CmpIPredicate::ult, add(k0, j), K),
-          cmp(arith::CmpIPredicate::ult, add(m0, mul(rb, 32)), M));
-      auto st = scf::IfOp::create(b, l, live, false);
-      OpBuilder sb = st.getThenBodyBuilder();
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(sb.getInsertionBlock(), sb.getInsertionPoint());
-      // Staged linearly (column j's four bytes together: a warp's 32
-      // columns hit 32 banks); the copy-out gathers the swizzled atom.
-      Value off = add(mul(j, 4), rb);
-      memref::StoreOp::create(b, l,
-                              arith::TruncIOp::create(b, l, b.getI8Type(),
-                                                      sByte),
-                              ss1, ValueRange{off});
-    }
-    barrier();
-    // 3. The column codes staged transposed, then written out.
-    for (int64_t pair = 0; pair < 2; ++pair) {
-      Value j = columnAt[2 * pair], rb = columnAt[2 * pair + 1];
-      for (int64_t h = 0; h < 2; ++h)
-        vector::TransferWriteOp::create(
-            b, l,
-            vector::ExtractStridedSliceOp::create(b, l, columnCodes[pair],
-                                                  {16 * h}, {16}, {1}),
-            staged, ValueRange{j, add(mul(rb, 32), idx(b, l, 16 * h))},
-            ArrayRef<bool>{true});
-    }
-    barrier();
-    scf::ForOp::create(
-        b, l, idx(b, l, 0), idx(b, l, T * T / 16 / kThreads), one,
-        ValueRange{}, [&](OpBuilder &fb, Location fl, Value it, ValueRange) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(fb.getInsertionBlock(),
-                              fb.getInsertionPoint());
-          Value id = add(mul(it, kThreads), t);
-          Value j = divc(id, 8), c = remc(id, 8);
-          Value rowLive = cmp(arith::CmpIPredicate::ult, add(k0, j), K);
-          LanePlace p;
-          p.lead = lead;
-          p.lead.push_back(add(k0, j));
-          p.col0 = add(m0, mul(c, 16));
-          countLane(b, l, p, M, 16, rowLive);
-          Value v = vector::TransferReadOp::create(
-              b, l, bytes16, staged, ValueRange{j, mul(c, 16)}, zeroByte,
+              vector::ExtractStridedSliceOp::create(b, l, columnCodes[pair],
+                                                    {16 * hh}, {16}, {1}),
+              staged, ValueRange{j, add(mul(rb, 32), idx(b, l, 16 * hh))},
               ArrayRef<bool>{true});
-          Value wide =
-              arith::ExtUIOp::create(b, l, VectorType::get({16}, i32), v);
-          writeLane(b, l, wide, codes1, p, codeElt);
-          scf::YieldOp::create(fb, fl);
-        });
+      }
+      barrier();
+      scf::ForOp::create(
+          b, l, idx(b, l, 0), idx(b, l, W * T / 16 / kThreads), one,
+          ValueRange{}, [&](OpBuilder &fb, Location fl, Value it, ValueRange) {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(fb.getInsertionBlock(),
+                                fb.getInsertionPoint());
+            Value id = add(mul(it, kThreads), t);
+            Value j = divc(id, 8), c = remc(id, 8);
+            Value xCol = add(k0, add(j, idx(b, l, c0)));
+            Value rowLive = cmp(arith::CmpIPredicate::ult, xCol, K);
+            LanePlace p;
+            p.lead = lead;
+            p.lead.push_back(xCol);
+            p.col0 = add(m0, mul(c, 16));
+            countLane(b, l, p, M, 16, rowLive);
+            Value v = vector::TransferReadOp::create(
+                b, l, bytes16, staged, ValueRange{j, mul(c, 16)}, zeroByte,
+                ArrayRef<bool>{true});
+            Value wide =
+                arith::ExtUIOp::create(b, l, VectorType::get({16}, i32), v);
+            writeLane(b, l, wide, codes1, p, codeElt);
+            scf::YieldOp::create(fb, fl);
+          });
+      // The next half overwrites the tile (and the staged codes).
+      if (h + 1 < halves)
+        barrier();
+    }
     // Both scale atoms, 16 bytes a lane.
     {
       Value isRow = cmp(arith::CmpIPredicate::ult, t, idx(b, l, 32));
