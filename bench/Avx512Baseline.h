@@ -28,6 +28,16 @@ void quantizeF32(const float *x, int64_t n, int64_t k, uint8_t *codes,
 void quantizeBF16(const uint16_t *x, int64_t n, int64_t k, uint8_t *codes,
                   uint8_t *scales);
 
+/// MXFP8 dual quantize of the n x n row-major bf16 `x` (n a multiple of
+/// 128), as mxq.dual_quantize with rceil scales in SWIZZLE_32_4_4: `codes0`
+/// n * n row-wise codes, `scales0` the swizzled row scales, `codes1` the
+/// column-wise codes transposed ([column][row]), `scales1` the swizzled
+/// column scales (n * n / 32 bytes each). One 32 x 32 tile at a time: the
+/// rows quantized as they are read, the column maxima gathered on the way,
+/// then the columns quantized and their codes transposed (scalar).
+void dualQuantizeBF16(const uint16_t *x, int64_t n, uint8_t *codes0,
+                      uint8_t *scales0, uint8_t *codes1, uint8_t *scales1);
+
 } // namespace mxq::bench
 
 #endif // MXQ_BENCH_AVX512BASELINE_H
