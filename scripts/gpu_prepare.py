@@ -95,7 +95,7 @@ def main():
     kernels = {
         "mxfp8_quantize": (f"%q, %s = mxq.quantize %x axis = 1 scale = rceil : {inp} -> {q8}, {s}", [q8, s], 2 + 1 + 1 / 32),
         "mxfp8_dual_quantize": (f"%a, %b, %c, %d = mxq.dual_quantize %x scale = rceil : {inp} -> {q8}, {sw}, {q8}, {sw}", [q8, sw, q8, sw], 2 + 2 + 2 / 32),
-        "fp4_quantize": (f"%q, %s = mxq.quantize %x axis = 1 scale = rceil inf = saturate layout = pairs : {inp} -> {q4}, {sp}", [q4, sp], 2 + 1 + 1 / 32),
+        "fp4_quantize": (f"%q, %s = mxq.quantize %x axis = 1 scale = rceil inf = saturate layout = pairs : {inp} -> {q4}, {sp}", [q4, sp], 2 + 0.5 + 1 / 32),
     }
     os.makedirs(os.path.join(out, "bench"), exist_ok=True)
     for name, (body, results, bytes_per_elem) in kernels.items():
