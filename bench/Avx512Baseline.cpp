@@ -72,6 +72,15 @@ inline uint8_t scaleOf(uint32_t amaxBits, float &multiplier) {
   return uint8_t(s);
 }
 
+/// The 32 bf16 values of row r at `at` (row pitch n) as two f32 vectors.
+MXQ_AVX512 inline void loadRow(const uint16_t *at, int64_t n, int64_t r,
+                               __m512 &v0, __m512 &v1) {
+  __m512i h = _mm512_loadu_si512(at + r * n);
+  v0 = _mm512_castsi512_ps(
+      _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(h)), 16));
+  v1 = _mm512_castsi512_ps(_mm512_slli_epi32(
+      _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(h, 1)), 16));
+}
 /// One block of 32 values in two vectors.
 MXQ_AVX512 inline void block(__m512 v0, __m512 v1, uint8_t *codes,
                              uint8_t *scale) {
@@ -105,13 +114,9 @@ MXQ_AVX512 void quantizeBF16(const uint16_t *x, int64_t n, int64_t k,
   int64_t blocks = k / 32;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t b = 0; b < blocks; ++b) {
-      __m512i h = _mm512_loadu_si512(x + i * k + b * 32);
-      __m512i lo = _mm512_slli_epi32(
-          _mm512_cvtepu16_epi32(_mm512_castsi512_si256(h)), 16);
-      __m512i hi = _mm512_slli_epi32(
-          _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(h, 1)), 16);
-      block(_mm512_castsi512_ps(lo), _mm512_castsi512_ps(hi),
-            codes + i * k + b * 32, scales + i * blocks + b);
+      __m512 v0, v1;
+      loadRow(x + b * 32, k, i, v0, v1);
+      block(v0, v1, codes + i * k + b * 32, scales + i * blocks + b);
     }
 }
 
@@ -141,15 +146,6 @@ inline int64_t swizzled(int64_t r, int64_t c, int64_t cols) {
   return 512 * tile + (r % 32) * 16 + ((r % 128) / 32) * 4 + (c % 4);
 }
 
-/// Row r of a 32 x 32 bf16 tile at `at` (row pitch n) as two f32 vectors.
-MXQ_AVX512 inline void loadRow(const uint16_t *at, int64_t n, int64_t r,
-                               __m512 &v0, __m512 &v1) {
-  __m512i h = _mm512_loadu_si512(at + r * n);
-  v0 = _mm512_castsi512_ps(
-      _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(h)), 16));
-  v1 = _mm512_castsi512_ps(_mm512_slli_epi32(
-      _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(h, 1)), 16));
-}
 } // namespace
 
 MXQ_AVX512 void dualQuantizeBF16(const uint16_t *x, int64_t n, uint8_t *codes0,

@@ -140,22 +140,16 @@ static bool bufferFromNpy(const npy::Array &array, RankedTensorType type,
   return true;
 }
 
-/// The memory form of a tensor is its .npy data: FP4 codes packed two per
-/// byte along the last axis in both (mxq-pack-fp4-memory).
-static std::vector<uint8_t> rawFromNpy(const npy::Array &array, Type,
-                                       const std::vector<int64_t> &) {
-  return array.data;
-}
-
-/// The .npy form of a tensor in memory (`shape` is logical: FP4's last
-/// dimension counts codes, the file's counts bytes). FP6 codes keep their
-/// six bits.
+/// The .npy form of a tensor in memory. The memory form is the .npy data
+/// (FP4 packed two per byte along the last axis in both,
+/// mxq-pack-fp4-memory); `shape` is logical (FP4's last dimension counts
+/// codes, the file's bytes). FP6 codes keep their six bits.
 static npy::Array rawToNpy(Type elt, const std::vector<int64_t> &shape,
-                           const std::vector<uint8_t> &data) {
+                           std::vector<uint8_t> data) {
   npy::Array a;
   a.descr = npyDescrFor(elt);
   a.shape = shape;
-  a.data = data;
+  a.data = std::move(data);
   if (isa<Float4E2M1FNType>(elt)) {
     if (!a.shape.empty())
       a.shape.back() = ceilDiv(a.shape.back(), 2);
@@ -196,7 +190,7 @@ bool tensorFromNpy(const npy::Array &array, RankedTensorType type,
     return false;
   tensor.shape = checked.shape;
   tensor.elementType = type.getElementType();
-  tensor.data = rawFromNpy(array, tensor.elementType, tensor.shape);
+  tensor.data = array.data;
   return true;
 }
 
@@ -218,17 +212,7 @@ npy::Array tensorToNpy(const RawTensor &tensor) {
 }
 
 npy::Array tensorToNpy(RawTensor &&tensor) {
-  Type elt = tensor.elementType;
-  if (!isa<Float4E2M1FNType>(elt) && isByteType(elt) &&
-      elt.getIntOrFloatBitWidth() < 8)
-    return tensorToNpy(tensor); // FP6 codes masked: a new array anyway
-  npy::Array a;
-  a.descr = npyDescrFor(elt);
-  a.shape = tensor.shape;
-  if (isa<Float4E2M1FNType>(elt) && !a.shape.empty())
-    a.shape.back() = ceilDiv(a.shape.back(), 2);
-  a.data = std::move(tensor.data);
-  return a;
+  return rawToNpy(tensor.elementType, tensor.shape, std::move(tensor.data));
 }
 
 namespace {
@@ -548,8 +532,7 @@ bool interpret(func::FuncOp func, const std::vector<RawTensor> &args,
   results.clear();
   for (const Buffer &b : out) {
     npy::Array a = bufferToNpy(b);
-    results.push_back({b.shape, b.elementType,
-                       rawFromNpy(a, b.elementType, b.shape)});
+    results.push_back({b.shape, b.elementType, std::move(a.data)});
   }
   return true;
 }

@@ -319,6 +319,28 @@ struct VectorAccess {
   bool inBounds;
 };
 
+/// Whether an access of `access` at `indices` can move whole packed bytes:
+/// null where it never can (not along the last axis, or an odd number of
+/// codes), else the run-time condition (an even first column, and every lane
+/// inside the row where the access is not in bounds).
+Value wholeBytes(OpBuilder &b, Location l, const Packed &p, ValueRange indices,
+                 const VectorAccess &access) {
+  int64_t n = access.type.getNumElements();
+  if (access.dim != int64_t(indices.size()) - 1 || n % 2 != 0)
+    return Value();
+  Value col = indices.back();
+  Value whole = arith::CmpIOp::create(
+      b, l, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(b, l, col, idx(b, l, 1)), idx(b, l, 0));
+  if (access.inBounds)
+    return whole;
+  return arith::AndIOp::create(
+      b, l, whole,
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule,
+                            arith::AddIOp::create(b, l, col, idx(b, l, n)),
+                            p.sizes.back()));
+}
+
 /// Writes `value` (vector<n x f4E2M1FN>) along `access.dim` from
 /// `indices`: packed bytes where the codes start on a byte of a row and
 /// fill whole bytes, otherwise code by code (past the end only where in
@@ -345,22 +367,11 @@ void writeVector(OpBuilder &b, Location l, const Packed &p, Value value,
       storeCode(gb, el, p, code, at);
     }
   };
-  if (access.dim != rank - 1 || n % 2 != 0) {
+  Value whole = wholeBytes(b, l, p, indices, access);
+  if (!whole) {
     byLanes(b, l);
     return;
   }
-  // Whole bytes: an even first column and every lane inside the row.
-  Value col = indices.back();
-  Value even = arith::CmpIOp::create(
-      b, l, arith::CmpIPredicate::eq,
-      arith::AndIOp::create(b, l, col, idx(b, l, 1)), idx(b, l, 0));
-  Value whole = even;
-  if (!access.inBounds)
-    whole = arith::AndIOp::create(
-        b, l, even,
-        arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule,
-                              arith::AddIOp::create(b, l, col, idx(b, l, n)),
-                              p.sizes.back()));
   scf::IfOp::create(
       b, l, whole,
       [&](OpBuilder &tb, Location tl) {
@@ -418,19 +429,10 @@ Value readVector(OpBuilder &b, Location l, const Packed &p, ValueRange indices,
     return v;
   };
   Value bits;
-  if (access.dim != rank - 1 || n % 2 != 0) {
+  Value whole = wholeBytes(b, l, p, indices, access);
+  if (!whole) {
     bits = byLanes(b, l);
   } else {
-    Value col = indices.back();
-    Value whole = arith::CmpIOp::create(
-        b, l, arith::CmpIPredicate::eq,
-        arith::AndIOp::create(b, l, col, idx(b, l, 1)), idx(b, l, 0));
-    if (!access.inBounds)
-      whole = arith::AndIOp::create(
-          b, l, whole,
-          arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule,
-                                arith::AddIOp::create(b, l, col, idx(b, l, n)),
-                                p.sizes.back()));
     auto ifOp = scf::IfOp::create(
         b, l, whole,
         [&](OpBuilder &tb, Location tl) {

@@ -9,6 +9,8 @@
 #ifndef MXQ_RUNTIME_MEMREFDESCRIPTOR_H
 #define MXQ_RUNTIME_MEMREFDESCRIPTOR_H
 
+#include "mxq/Support/ElementTypes.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -64,9 +66,7 @@ inline void gather(const int64_t *w, int64_t rank, unsigned bytes,
   std::memcpy(&aligned, &w[1], sizeof(void *));
   shape.assign(w + 3, w + 3 + rank);
   if (packed) {
-    uint64_t total = 1;
-    for (int64_t d = 0; d < rank; ++d)
-      total *= d + 1 == rank ? (uint64_t(shape[d]) + 1) / 2 : uint64_t(shape[d]);
+    uint64_t total = packedBytes(shape);
     data.assign(total, 0);
     if (total)
       read(data.data(), aligned, total);

@@ -1,4 +1,5 @@
-//===- ElementTypes.h - element types in memory and in .npy -------*- C++ -*-===//
+//===- ElementTypes.h - element types in memory and in .npy -------*- C++
+//-*-===//
 //
 // The one table of how each element type mxq moves around is stored: bytes
 // per element in memory (runners), the .npy dtype that carries it (mxq-run,
@@ -24,31 +25,39 @@ struct ElementTypeInfo {
                         ///< in .npy (FP4; each row starts on a byte)
 };
 
-/// Bytes a row-major tensor of `shape` takes in memory: for a packed type
-/// ceil(last / 2) bytes a row, otherwise `bytes` per element. 0 for a type
-/// without a row (null `info`).
+/// Bytes of a row-major tensor of `shape` whose elements are packed two per
+/// byte along the last axis, each row on a byte (FP4): ceil(last / 2) a row.
+template <typename Shape> inline uint64_t packedBytes(const Shape &shape) {
+  uint64_t n = 1;
+  size_t rank = shape.size();
+  for (size_t d = 0; d < rank; ++d)
+    n *= d + 1 == rank ? (uint64_t(shape[d]) + 1) / 2 : uint64_t(shape[d]);
+  return n;
+}
+
+/// Bytes a row-major tensor of `shape` takes in memory: packedBytes for a
+/// packed type, otherwise `bytes` per element. 0 for a null `info`.
 template <typename Shape>
 inline uint64_t storageBytes(const ElementTypeInfo *info, const Shape &shape) {
   if (!info)
     return 0;
-  uint64_t n = 1;
-  size_t rank = shape.size();
-  for (size_t d = 0; d < rank; ++d) {
-    uint64_t size = uint64_t(shape[d]);
-    n *= info->packed && d + 1 == rank ? (size + 1) / 2 : size;
-  }
-  return info->packed ? n : n * info->bytes;
+  if (info->packed)
+    return packedBytes(shape);
+  uint64_t n = info->bytes;
+  for (auto d : shape)
+    n *= uint64_t(d);
+  return n;
 }
 
 /// The row of `name`, or null for a type mxq does not move.
 inline const ElementTypeInfo *elementTypeInfo(const std::string &name) {
   static const ElementTypeInfo table[] = {
-      {"f32", 4, 32, "<f4", false},       {"f16", 2, 16, "<f2", false},
-      {"bf16", 2, 16, "<u2", false},      {"f8E4M3FN", 1, 8, "|u1", false},
-      {"f8E5M2", 1, 8, "|u1", false},     {"f8E8M0FNU", 1, 8, "|u1", false},
-      {"f6E2M3FN", 1, 6, "|u1", false},   {"f6E3M2FN", 1, 6, "|u1", false},
-      {"f4E2M1FN", 1, 4, "|u1", true},    {"i8", 1, 8, "|i1", false},
-      {"i16", 2, 16, "<i2", false},       {"i32", 4, 32, "<i4", false},
+      {"f32", 4, 32, "<f4", false},     {"f16", 2, 16, "<f2", false},
+      {"bf16", 2, 16, "<u2", false},    {"f8E4M3FN", 1, 8, "|u1", false},
+      {"f8E5M2", 1, 8, "|u1", false},   {"f8E8M0FNU", 1, 8, "|u1", false},
+      {"f6E2M3FN", 1, 6, "|u1", false}, {"f6E3M2FN", 1, 6, "|u1", false},
+      {"f4E2M1FN", 1, 4, "|u1", true},  {"i8", 1, 8, "|i1", false},
+      {"i16", 2, 16, "<i2", false},     {"i32", 4, 32, "<i4", false},
       {"i64", 8, 64, "<i8", false},
   };
   for (const ElementTypeInfo &row : table)

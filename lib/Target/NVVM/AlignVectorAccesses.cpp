@@ -96,8 +96,9 @@ uint64_t provenAlignment(Value base, ValueRange indices, int64_t cap,
   if (!type || !type.getElementType().isIntOrFloat())
     return 0;
   unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-  // Sub-byte elements (FP4/FP6 codes) take one byte each in memory
-  // (mxq-byte-sized-memory keeps them so, vectors included).
+  // FP6 codes take one byte each in memory (mxq-byte-sized-memory keeps
+  // them so, vectors included); FP4 buffers are i8 here already
+  // (mxq-pack-fp4-memory).
   if (bits > 8 && bits % 8 != 0)
     return 0;
   uint64_t bytes = bits < 8 ? 1 : bits / 8;
@@ -225,7 +226,7 @@ void version(gpu::LaunchOp launch, const SetVector<Value> &bases,
   for (Value base : bases) {
     auto type = cast<MemRefType>(base.getType());
     auto [strides, offset] = type.getStridesAndOffset();
-    // Sub-byte codes take a byte each in memory.
+    // FP6 codes take a byte each in memory.
     int64_t elemBytes = std::max<int64_t>(
         1, type.getElementType().getIntOrFloatBitWidth() / 8);
     int64_t elems = std::max<int64_t>(1, need.lookup(base) / elemBytes);
