@@ -22,7 +22,10 @@ bool Target::checkOptions(const TargetOptions &options,
   else if (options.threads != 0)
     error = "target " + n + " takes no thread count (--num-threads is for cpu)";
   else if (options.profile)
-    error = "target " + n + " has no profile (--profile is for nvvm-emu)";
+    error = "target " + n + " has no profile (--profile is for nvvm-emu and "
+            "ascend)";
+  else if (!options.trace.empty())
+    error = "target " + n + " writes no trace (--trace is for ascend)";
   return error.empty();
 }
 

@@ -2,7 +2,7 @@
 //
 //   mxq-run FILE.mlir --entry NAME --input A.npy [--input B.npy ...]
 //           --output-dir DIR [--target=cpu|nvvm|reference|...] [--chip C]
-//           [--ptx V] [--tile-sizes=...] [--print]
+//           [--ptx V] [--tile-sizes=...] [--profile] [--trace F] [--print]
 //   mxq-run --list-targets
 //
 // Reads the inputs in argument order, compiles the function for the target
@@ -102,7 +102,13 @@ static cl::opt<int> threads(
 static cl::opt<bool> profile(
     "profile", cl::cat(category),
     cl::desc("print the memory profile of the run (target nvvm-emu: sectors "
-             "per warp-wide access, bank conflicts, bytes moved)"));
+             "per warp-wide access, bank conflicts, bytes moved; target "
+             "ascend: cycles, pipe busy fractions, GM bandwidth)"));
+
+static cl::opt<std::string> trace(
+    "trace", cl::cat(category),
+    cl::desc("write a Chrome/Perfetto trace of the run to this file (target "
+             "ascend: one track per pipe per core)"));
 
 static cl::opt<bool> print("print", cl::cat(category),
                            cl::desc("print the first values of each result"));
@@ -209,6 +215,7 @@ int main(int argc, char **argv) {
   options.tileSizes.assign(tileSizes.begin(), tileSizes.end());
   options.profile = profile;
   options.threads = threads;
+  options.trace = trace;
   if (!target->checkOptions(options, err))
     return error(err);
   if (fp4Length < -1 || (fp4Length.getNumOccurrences() && fp4Length < 0))

@@ -41,6 +41,8 @@ struct TargetOptions {
   /// Threads to run on (0: every core; a target that runs on one thread
   /// rejects any other count).
   int threads = 0;
+  /// Where to write a trace of the run (a target that cannot says so).
+  std::string trace;
 };
 
 /// Time of one call of an executable.

@@ -1,0 +1,41 @@
+//===- Passes.td - passes of the Ascend-like target ---------*- tablegen -*-===//
+#ifndef MXQ_TARGET_ASCEND_PASSES_TD
+#define MXQ_TARGET_ASCEND_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertMXQToVTile : Pass<"convert-mxq-to-vtile", "::mlir::ModuleOp"> {
+  let summary = "Lower mxq functions to vtile kernels for an Ascend-like core";
+  let description = [{
+    Rewrites every function whose body is one `mxq.quantize` on its
+    arguments into a `vtile.kernel`: the function takes its inputs and then
+    its results as GM memrefs (`#vtile.space<gm>`) and returns nothing. The
+    work (rows x column slices of the quantized axis) is split over the
+    chip's cores; each core moves UB tiles, sized from the chip's UB, through
+    DMA in, the vector recipe of docs/Rationale.md and DMA out, double
+    buffered (two buffers per stage, flags MTE2->V, V->MTE2, V->MTE3 and
+    MTE3->V placed by the pass). The module gets `vtile.chip`.
+
+    The pass takes what it can state exactly and says so for the rest: a
+    function it cannot lower is an error naming the reason (dynamic shapes,
+    an axis that is not the last, a scale algorithm, layout or format the
+    recipe does not have yet, a cast the chip lacks). The rewrite is
+    available as `mxq::vtile::lowerFunctionToVTile`.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"950pr\"",
+           "the chip: a2, 950pr or 950dt, fields overridable "
+           "(\"950pr,ub-bytes=131072,cores=8\")">,
+    Option<"tileRows", "tile-rows", "int64_t", "0",
+           "rows of a UB tile (0: as many as the UB holds)">,
+    Option<"tileCols", "tile-cols", "int64_t", "0",
+           "columns of a UB tile, a multiple of 8 blocks (0: chosen)">,
+    Option<"doubleBuffer", "double-buffer", "bool", "true",
+           "two buffers per stage, so that DMA and vector work overlap">
+  ];
+  let dependentDialects = ["::mxq::vtile::VTileDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+#endif // MXQ_TARGET_ASCEND_PASSES_TD

@@ -1,0 +1,391 @@
+//===- VTile.td - the vector-tile dialect of the Ascend-like target -*- tablegen -*-===//
+//
+// A model of an Ascend vector core (AIV) at the level of its instructions:
+// GM and UB memory, DataCopyPad DMA, 256-byte "repeat" vector instructions
+// on UB operands (the Membase model, `../shared/docs/ascend-model.md` §3.1),
+// four in-order pipes and set/wait flags. The simulator
+// (mxq/Target/Ascend/Simulator.h) executes it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MXQ_TARGET_ASCEND_VTILE_TD
+#define MXQ_TARGET_ASCEND_VTILE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def VTile_Dialect : Dialect {
+  let name = "vtile";
+  let cppNamespace = "::mxq::vtile";
+  let summary = "The vector-tile model of an Ascend vector core.";
+  let description = [{
+    `vtile` states what an Ascend AI vector core (AIV) executes: DMA between
+    global memory (GM) and the core's unified buffer (UB) with the
+    parameters of `DataCopyPad`; vector instructions on UB operands that run
+    in 256-byte repeats with block and repeat strides and a lane mask; and
+    the four in-order pipes (`s`, `v`, `mte2`, `mte3`) ordered by
+    `set_flag`/`wait_flag` and `pipe_barrier`.
+
+    UB operands are byte addresses (`index`) inside the core's UB, made from
+    the buffers `vtile.ub_buffer` declares; GM operands are memrefs in the
+    `#vtile.space<gm>` memory space plus a byte offset. A kernel is a
+    `func.func` marked `vtile.kernel`; it runs once on each of the
+    `vtile.cores` cores of its launch, and `vtile.core_id` says which.
+
+    The chip (`vtile.chip` on the module: `a2`, `950pr`, `950dt`, with any
+    field overridden, e.g. `"950pr,ub-bytes=131072"`) decides what the
+    verifiers accept: UB capacity, which casts exist, repeat and burst
+    limits. docs/Rationale.md ("The Ascend-like target") has the model, its
+    sources and what it leaves out.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+}
+
+class VTile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<VTile_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def VTile_MemorySpace : I32EnumAttr<"MemorySpace", "a memory of the core", [
+  I32EnumAttrCase<"gm", 0>, I32EnumAttrCase<"ub", 1>]> {
+  let cppNamespace = "::mxq::vtile";
+  let genSpecializedAttr = 0;
+}
+def VTile_MemorySpaceAttr : EnumAttr<VTile_Dialect, VTile_MemorySpace, "space"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def VTile_Pipe : I32EnumAttr<"Pipe", "an in-order instruction queue of the core", [
+  I32EnumAttrCase<"s", 0>, I32EnumAttrCase<"v", 1>,
+  I32EnumAttrCase<"mte2", 2>, I32EnumAttrCase<"mte3", 3>,
+  I32EnumAttrCase<"all", 4>]> {
+  let cppNamespace = "::mxq::vtile";
+  let genSpecializedAttr = 0;
+}
+def VTile_PipeAttr : EnumAttr<VTile_Dialect, VTile_Pipe, "pipe"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def VTile_BinaryKind : I32EnumAttr<"BinaryKind", "a lane-wise binary operation", [
+  I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"sub", 1>,
+  I32EnumAttrCase<"mul", 2>, I32EnumAttrCase<"div", 3>,
+  I32EnumAttrCase<"max", 4>, I32EnumAttrCase<"min", 5>,
+  I32EnumAttrCase<"And", 6, "and">, I32EnumAttrCase<"Or", 7, "or">,
+  I32EnumAttrCase<"Xor", 8, "xor">, I32EnumAttrCase<"shl", 9>,
+  I32EnumAttrCase<"shr", 10>]> {
+  let cppNamespace = "::mxq::vtile";
+  let genSpecializedAttr = 0;
+}
+def VTile_BinaryKindAttr : EnumAttr<VTile_Dialect, VTile_BinaryKind, "binary"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def VTile_UnaryKind : I32EnumAttr<"UnaryKind", "a lane-wise unary operation", [
+  I32EnumAttrCase<"abs", 0>, I32EnumAttrCase<"Not", 1, "not">,
+  I32EnumAttrCase<"copy", 2>]> {
+  let cppNamespace = "::mxq::vtile";
+  let genSpecializedAttr = 0;
+}
+def VTile_UnaryKindAttr : EnumAttr<VTile_Dialect, VTile_UnaryKind, "unary"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def VTile_CmpPredicate : I32EnumAttr<"CmpPredicate",
+    "a comparison (unsigned on ui types, signed on si/i types, ordered on floats)", [
+  I32EnumAttrCase<"eq", 0>, I32EnumAttrCase<"ne", 1>,
+  I32EnumAttrCase<"lt", 2>, I32EnumAttrCase<"le", 3>,
+  I32EnumAttrCase<"gt", 4>, I32EnumAttrCase<"ge", 5>]> {
+  let cppNamespace = "::mxq::vtile";
+  let genSpecializedAttr = 0;
+}
+def VTile_CmpPredicateAttr : EnumAttr<VTile_Dialect, VTile_CmpPredicate, "cmp"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def VTile_ReduceKind : I32EnumAttr<"ReduceKind", "a reduction", [
+  I32EnumAttrCase<"max", 0>, I32EnumAttrCase<"min", 1>,
+  I32EnumAttrCase<"sum", 2>]> {
+  let cppNamespace = "::mxq::vtile";
+  let genSpecializedAttr = 0;
+}
+def VTile_ReduceKindAttr : EnumAttr<VTile_Dialect, VTile_ReduceKind, "reduce"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def VTile_RoundMode : I32EnumAttr<"RoundMode", "the round mode of a cast (CANN RoundMode)", [
+  I32EnumAttrCase<"none", 0>, I32EnumAttrCase<"rint", 1>,
+  I32EnumAttrCase<"round", 2>, I32EnumAttrCase<"floor", 3>,
+  I32EnumAttrCase<"ceil", 4>, I32EnumAttrCase<"trunc", 5>,
+  I32EnumAttrCase<"odd", 6>]> {
+  let cppNamespace = "::mxq::vtile";
+  let genSpecializedAttr = 0;
+}
+def VTile_RoundModeAttr : EnumAttr<VTile_Dialect, VTile_RoundMode, "round"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel structure and UB buffers
+//===----------------------------------------------------------------------===//
+
+def VTile_CoreIdOp : VTile_Op<"core_id", [Pure]> {
+  let summary = "the index of the core running the kernel";
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def VTile_CoreNumOp : VTile_Op<"core_num", [Pure]> {
+  let summary = "the number of cores the kernel runs on";
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def VTile_UBBufferOp : VTile_Op<"ub_buffer", [Pure]> {
+  let summary = "a buffer of the core's unified buffer, by its byte address";
+  let description = [{
+    Declares `bytes` bytes of UB at byte address `offset` and returns that
+    address. The offset must be 32-byte aligned and the buffer must fit the
+    chip's UB; two buffers of one kernel may not overlap.
+
+    ```mlir
+    %in = vtile.ub_buffer {offset = 0 : i64, bytes = 32768 : i64}
+    ```
+  }];
+  let arguments = (ins I64Attr:$offset, I64Attr:$bytes);
+  let results = (outs Index:$address);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// DMA
+//===----------------------------------------------------------------------===//
+
+def VTile_CopyGmToUbOp : VTile_Op<"copy_gm_to_ub"> {
+  let summary = "DataCopyPad from GM to UB (pipe mte2)";
+  let description = [{
+    `block_count` bursts of `block_len` bytes. Burst `i` reads GM at byte
+    `gm_offset + i * (block_len + src_stride)` (`src_stride` in bytes, the
+    gap between bursts) and writes UB at `ub + i * (ceil32(block_len) +
+    32 * dst_stride)` (`dst_stride` in 32-byte blocks). Each burst is padded
+    on the right to 32 bytes in UB with `pad_value` (one element of the GM
+    element type, repeated) or, without it, with copies of the burst's first
+    element (the hardware's dummy padding). `block_count` is at most 4095 and
+    `block_len` at most 2,097,151; either being 0 makes the copy a no-op.
+  }];
+  let arguments = (ins Index:$ub, AnyMemRef:$gm, Index:$gm_offset,
+                   Index:$block_count, Index:$block_len, Index:$src_stride,
+                   Index:$dst_stride, OptionalAttr<I64Attr>:$pad_value);
+  let assemblyFormat = [{
+    $gm `[` $gm_offset `]` `to` $ub `bursts` $block_count `x` $block_len
+    `strides` `(` $src_stride `,` $dst_stride `)` attr-dict `:` type($gm)
+  }];
+  let hasVerifier = 1;
+}
+
+def VTile_CopyUbToGmOp : VTile_Op<"copy_ub_to_gm"> {
+  let summary = "DataCopyPad from UB to GM (pipe mte3)";
+  let description = [{
+    `block_count` bursts of `block_len` bytes. Burst `i` reads UB at
+    `ub + i * (ceil32(block_len) + 32 * src_stride)` (`src_stride` in 32-byte
+    blocks) and writes exactly `block_len` bytes of GM at
+    `gm_offset + i * (block_len + dst_stride)` (`dst_stride` in bytes).
+  }];
+  let arguments = (ins AnyMemRef:$gm, Index:$gm_offset, Index:$ub,
+                   Index:$block_count, Index:$block_len, Index:$src_stride,
+                   Index:$dst_stride);
+  let assemblyFormat = [{
+    $ub `to` $gm `[` $gm_offset `]` `bursts` $block_count `x` $block_len
+    `strides` `(` $src_stride `,` $dst_stride `)` attr-dict `:` type($gm)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Vector instructions (pipe v)
+//===----------------------------------------------------------------------===//
+
+// Every vector instruction runs `repeat` repeats (at most 255). A repeat has
+// 2048 / (widest operand's bits) lanes; lane l of operand o lies in its
+// 32-byte block l / (256 / bits(o)) at the position l % (256 / bits(o)).
+// Block b of repeat r of an operand starts at
+//   address + 32 * (r * repeat_stride + b * block_stride),
+// the strides defaulting to contiguous (block 1, repeat = blocks per repeat).
+// `mask` (default: every lane) is the number of leading lanes of each
+// repeat that are computed; the others are left alone.
+class VTile_VectorOp<string mnemonic, list<Trait> traits = []>
+    : VTile_Op<mnemonic, traits>;
+
+def VTile_VBinaryOp : VTile_VectorOp<"vbinary"> {
+  let summary = "a lane-wise binary operation on two UB operands";
+  let arguments = (ins VTile_BinaryKindAttr:$kind, Index:$dst, Index:$lhs,
+                   Index:$rhs, Index:$repeat, TypeAttr:$type,
+                   OptionalAttr<I64Attr>:$mask,
+                   OptionalAttr<DenseI64ArrayAttr>:$block_strides,
+                   OptionalAttr<DenseI64ArrayAttr>:$repeat_strides);
+  let assemblyFormat = [{
+    $kind $dst `,` $lhs `,` $rhs `repeat` $repeat attr-dict `:` $type
+  }];
+  let hasVerifier = 1;
+}
+
+def VTile_VScalarOp : VTile_VectorOp<"vscalar"> {
+  let summary = "a lane-wise binary operation with a scalar (adds, muls, ...)";
+  let description = [{
+    `dst = kind(src, scalar)` in every lane (`adds`, `muls`, `maxs`, `ands`,
+    `shrs`... of the vendor API). `scalar` is an integer or float attribute
+    of the lane type's value.
+  }];
+  let arguments = (ins VTile_BinaryKindAttr:$kind, Index:$dst, Index:$src,
+                   Index:$repeat, TypeAttr:$type, AnyAttr:$scalar,
+                   OptionalAttr<I64Attr>:$mask,
+                   OptionalAttr<DenseI64ArrayAttr>:$block_strides,
+                   OptionalAttr<DenseI64ArrayAttr>:$repeat_strides);
+  let assemblyFormat = [{
+    $kind $dst `,` $src `,` $scalar `repeat` $repeat attr-dict `:` $type
+  }];
+  let hasVerifier = 1;
+}
+
+def VTile_VUnaryOp : VTile_VectorOp<"vunary"> {
+  let summary = "a lane-wise unary operation (abs, not, copy)";
+  let arguments = (ins VTile_UnaryKindAttr:$kind, Index:$dst, Index:$src,
+                   Index:$repeat, TypeAttr:$type, OptionalAttr<I64Attr>:$mask,
+                   OptionalAttr<DenseI64ArrayAttr>:$block_strides,
+                   OptionalAttr<DenseI64ArrayAttr>:$repeat_strides);
+  let assemblyFormat = [{
+    $kind $dst `,` $src `repeat` $repeat attr-dict `:` $type
+  }];
+  let hasVerifier = 1;
+}
+
+def VTile_VDupOp : VTile_VectorOp<"vdup"> {
+  let summary = "fills the lanes of a UB operand with a scalar (Duplicate)";
+  let arguments = (ins Index:$dst, Index:$repeat, TypeAttr:$type,
+                   AnyAttr:$scalar, OptionalAttr<I64Attr>:$mask,
+                   OptionalAttr<DenseI64ArrayAttr>:$block_strides,
+                   OptionalAttr<DenseI64ArrayAttr>:$repeat_strides);
+  let assemblyFormat = "$dst `,` $scalar `repeat` $repeat attr-dict `:` $type";
+  let hasVerifier = 1;
+}
+
+def VTile_VCmpsOp : VTile_VectorOp<"vcmps"> {
+  let summary = "compares every lane with a scalar into a lane mask";
+  let description = [{
+    Writes one bit per lane (lane `l` of repeat `r` is bit `l % 8` of byte
+    `dst + r * lanes / 8 + l / 8`); masked-off lanes write 0. Integer
+    lanes compare unsigned for `ui` types and signed otherwise; float lanes
+    compare ordered (a NaN lane compares false except under `ne`).
+  }];
+  let arguments = (ins VTile_CmpPredicateAttr:$predicate, Index:$dst,
+                   Index:$src, Index:$repeat, TypeAttr:$type, AnyAttr:$scalar,
+                   OptionalAttr<I64Attr>:$mask,
+                   OptionalAttr<DenseI64ArrayAttr>:$block_strides,
+                   OptionalAttr<DenseI64ArrayAttr>:$repeat_strides);
+  let assemblyFormat = [{
+    $predicate $dst `,` $src `,` $scalar `repeat` $repeat attr-dict `:` $type
+  }];
+  let hasVerifier = 1;
+}
+
+def VTile_VSelOp : VTile_VectorOp<"vsel"> {
+  let summary = "lane-wise select by a lane mask: dst = mask ? lhs : rhs";
+  let description = [{
+    `sel_mask` holds one bit per lane, as `vtile.vcmps` writes it.
+  }];
+  let arguments = (ins Index:$dst, Index:$sel_mask, Index:$lhs, Index:$rhs,
+                   Index:$repeat, TypeAttr:$type,
+                   OptionalAttr<I64Attr>:$mask,
+                   OptionalAttr<DenseI64ArrayAttr>:$block_strides,
+                   OptionalAttr<DenseI64ArrayAttr>:$repeat_strides);
+  let assemblyFormat = [{
+    $dst `,` $sel_mask `,` $lhs `,` $rhs `repeat` $repeat attr-dict `:` $type
+  }];
+  let hasVerifier = 1;
+}
+
+def VTile_VCastOp : VTile_VectorOp<"vcast"> {
+  let summary = "converts every lane to another type (Cast)";
+  let description = [{
+    Float to narrower float rounds with `round` (`none` is `rint` where the
+    conversion is lossy) and, with `sat`, saturates an overflow or infinity
+    to the largest finite magnitude; without it an overflow gives the
+    format's infinity, or NaN where it has none. A NaN becomes the
+    target format's NaN, or +0 where it has none (the bf16 to fp4 cast).
+    Integer to integer truncates or extends (sign by the source type).
+    Widening float casts and decodes of fp8/fp4 codes are exact. FP4 lanes
+    are packed two per byte, the even lane in the low nibble. Which casts a
+    chip has is in mxq/Target/Ascend/Chip.h.
+  }];
+  let arguments = (ins Index:$dst, Index:$src, Index:$repeat,
+                   TypeAttr:$src_type, TypeAttr:$dst_type,
+                   VTile_RoundModeAttr:$round, UnitAttr:$sat,
+                   OptionalAttr<I64Attr>:$mask,
+                   OptionalAttr<DenseI64ArrayAttr>:$block_strides,
+                   OptionalAttr<DenseI64ArrayAttr>:$repeat_strides);
+  let assemblyFormat = [{
+    $dst `,` $src `repeat` $repeat $round attr-dict `:` $src_type `to` $dst_type
+  }];
+  let hasVerifier = 1;
+}
+
+def VTile_VReduceGroupOp : VTile_VectorOp<"vreduce_group"> {
+  let summary = "reduces each group of consecutive lanes to one value";
+  let description = [{
+    Reads `repeat` contiguous repeats of `src` and reduces each `group`
+    consecutive lanes (a whole number of 32-byte blocks) to one value,
+    written contiguously from `dst` (ReduceDataBlock for one block, the
+    per-group maximum `vcgmax` for more). Max and min of integer lanes follow
+    the type's signedness; of float lanes they propagate NaN.
+  }];
+  let arguments = (ins VTile_ReduceKindAttr:$kind, Index:$dst, Index:$src,
+                   Index:$repeat, TypeAttr:$type, I64Attr:$group);
+  let assemblyFormat = [{
+    $kind $dst `,` $src `repeat` $repeat attr-dict `:` $type
+  }];
+  let hasVerifier = 1;
+}
+
+def VTile_VBroadcastGroupOp : VTile_VectorOp<"vbrc_group"> {
+  let summary = "broadcasts each value to a group of consecutive lanes";
+  let description = [{
+    Writes `repeat` contiguous repeats of `dst`, lane `l` taking element
+    `l / group` of `src` (counted from the first repeat): the inverse of
+    `vreduce_group`, the E2B load of the 950 (`DIST_E2B`) for one block.
+  }];
+  let arguments = (ins Index:$dst, Index:$src, Index:$repeat, TypeAttr:$type,
+                   I64Attr:$group);
+  let assemblyFormat = "$dst `,` $src `repeat` $repeat attr-dict `:` $type";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Pipes and flags
+//===----------------------------------------------------------------------===//
+
+def VTile_SetFlagOp : VTile_Op<"set_flag"> {
+  let summary = "sets flag (src, dst, id) once src's earlier work completes";
+  let arguments = (ins VTile_PipeAttr:$src, VTile_PipeAttr:$dst, Index:$id);
+  let assemblyFormat = "`[` $src `,` $dst `,` $id `]` attr-dict";
+  let hasVerifier = 1;
+}
+
+def VTile_WaitFlagOp : VTile_Op<"wait_flag"> {
+  let summary = "holds pipe dst until flag (src, dst, id) is set, then clears it";
+  let arguments = (ins VTile_PipeAttr:$src, VTile_PipeAttr:$dst, Index:$id);
+  let assemblyFormat = "`[` $src `,` $dst `,` $id `]` attr-dict";
+  let hasVerifier = 1;
+}
+
+def VTile_PipeBarrierOp : VTile_Op<"pipe_barrier"> {
+  let summary = "holds a pipe until its earlier instructions complete";
+  let arguments = (ins VTile_PipeAttr:$pipe);
+  let assemblyFormat = "$pipe attr-dict";
+}
+
+#endif // MXQ_TARGET_ASCEND_VTILE_TD

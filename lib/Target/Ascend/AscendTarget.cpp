@@ -1,0 +1,269 @@
+//===- AscendTarget.cpp - the Ascend-like target: pipeline and runner -----===//
+//
+// Compiling keeps the module; each run specialises the entry function to
+// its inputs' shapes (as CANN's host-side tiling does per shape), lowers it
+// to a vtile kernel for the chip and runs the kernel on the simulator.
+//
+//===----------------------------------------------------------------------===//
+#include "mxq/Dialect/MXQ/MXQ.h"
+#include "mxq/Runtime/Tensor.h"
+#include "mxq/Target/Ascend/Passes.h"
+#include "mxq/Target/Ascend/Simulator.h"
+#include "mxq/Target/Target.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <chrono>
+
+using namespace mlir;
+namespace dialect = ::mlir::mxq;
+
+namespace mxq::vtile {
+namespace {
+
+/// The entry function of `module` with static argument shapes from
+/// `inputs` (and the quantize results that follow from them).
+LogicalResult specialise(func::FuncOp func,
+                         const std::vector<RawTensor> &inputs,
+                         std::string &error) {
+  if (func.getNumArguments() != inputs.size()) {
+    error = "@" + func.getSymName().str() + " takes " +
+            std::to_string(func.getNumArguments()) + " arguments, but " +
+            std::to_string(inputs.size()) + " were given";
+    return failure();
+  }
+  SmallVector<Type> args;
+  for (auto [arg, in] : llvm::zip(func.getArguments(), inputs)) {
+    auto t = dyn_cast<RankedTensorType>(arg.getType());
+    if (!t || t.getRank() != int64_t(in.shape.size())) {
+      error = "an input does not fit @" + func.getSymName().str();
+      return failure();
+    }
+    arg.setType(RankedTensorType::get(in.shape, t.getElementType()));
+    args.push_back(arg.getType());
+  }
+  func.walk([&](dialect::QuantizeOp q) {
+    auto in = cast<RankedTensorType>(q.getInput().getType());
+    if (!in.hasStaticShape() || q.getAxis() != in.getRank() - 1)
+      return;
+    auto codes = cast<RankedTensorType>(q.getCodes().getType());
+    auto scales = cast<RankedTensorType>(q.getScales().getType());
+    q.getCodes().setType(
+        RankedTensorType::get(in.getShape(), codes.getElementType()));
+    int64_t blocks =
+        (in.getShape().back() + q.getBlockSize() - 1) / q.getBlockSize();
+    SmallVector<int64_t> shape(in.getShape().drop_back());
+    switch (q.getScaleLayout()) {
+    case dialect::ScaleLayout::linear:
+      shape.push_back(blocks);
+      break;
+    case dialect::ScaleLayout::pairs:
+      shape.push_back((blocks + 1) / 2);
+      shape.push_back(2);
+      break;
+    default:
+      return;
+    }
+    q.getScales().setType(
+        RankedTensorType::get(shape, scales.getElementType()));
+  });
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  func.setFunctionType(
+      FunctionType::get(func.getContext(), args, ret.getOperandTypes()));
+  return success();
+}
+
+class AscendExecutable : public Executable {
+public:
+  AscendExecutable(OwningOpRef<ModuleOp> module, std::string entry, Chip chip,
+                   TilingOptions tiling, bool profile, std::string trace)
+      : module(std::move(module)), entry(std::move(entry)), chip(chip),
+        tiling(tiling), profile(profile), trace(std::move(trace)) {}
+
+  bool run(const std::vector<RawTensor> &inputs,
+           std::vector<RawTensor> &results, std::string &error) override {
+    OwningOpRef<ModuleOp> copy = module->clone();
+    auto func = copy->lookupSymbol<func::FuncOp>(entry);
+    if (!func) {
+      error = "the module has no function @" + entry;
+      return false;
+    }
+    if (failed(specialise(func, inputs, error)))
+      return false;
+    SmallVector<Type> resultTypes(func.getResultTypes());
+    std::string message;
+    {
+      ScopedDiagnosticHandler capture(copy->getContext(), [&](Diagnostic &d) {
+        if (message.empty() && d.getSeverity() == DiagnosticSeverity::Error)
+          message = d.str();
+        return success();
+      });
+      (*copy)->setAttr(kChipAttr, StringAttr::get(copy->getContext(),
+                                                   chipSpec()));
+      if (failed(lowerFunctionToVTile(func, chip, tiling)) ||
+          failed(mlir::verify(*copy))) {
+        error = message.empty() ? "the ascend lowering failed" : message;
+        return false;
+      }
+    }
+    // GM: the inputs (copied: a kernel writes only its results, but the
+    // caller's bytes stay the caller's), then the results.
+    std::vector<std::vector<uint8_t>> storage;
+    for (const RawTensor &in : inputs)
+      storage.push_back(in.data);
+    results.clear();
+    for (Type t : resultTypes) {
+      auto tt = cast<RankedTensorType>(t);
+      RawTensor r;
+      r.shape.assign(tt.getShape().begin(), tt.getShape().end());
+      r.elementType = tt.getElementType();
+      storage.emplace_back(storageBytes(r.elementType, r.shape), 0);
+      results.push_back(std::move(r));
+    }
+    std::vector<GlobalBuffer> buffers;
+    for (auto &s : storage)
+      buffers.push_back({s.data(), int64_t(s.size())});
+    if (!simulate(func, chip, buffers, last, error, trace))
+      return false;
+    for (auto [r, s] : llvm::zip(results, llvm::drop_begin(
+                                              storage, inputs.size())))
+      r.data = std::move(s);
+    if (profile)
+      reportText = last.summary(chip);
+    return true;
+  }
+
+  bool time(const std::vector<RawTensor> &inputs, int repeat, Timing &timing,
+            std::string &error) override {
+    std::vector<RawTensor> results;
+    auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < std::max(repeat, 1); ++i)
+      if (!run(inputs, results, error))
+        return false;
+    std::chrono::duration<double, std::milli> ms =
+        std::chrono::steady_clock::now() - start;
+    timing.wallMillis = ms.count() / std::max(repeat, 1);
+    timing.deviceMillis = last.cycles / chip.freqHz * 1e3;
+    return true;
+  }
+
+  std::string report() const override { return reportText; }
+
+private:
+  std::string chipSpec() const { return chip.name; }
+  OwningOpRef<ModuleOp> module;
+  std::string entry;
+  Chip chip;
+  TilingOptions tiling;
+  bool profile;
+  std::string trace;
+  SimReport last;
+  std::string reportText;
+};
+
+struct AscendPipelineOptions : PassPipelineOptions<AscendPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("a2, 950pr or 950dt, fields "
+                                          "overridable (\"950pr,cores=8\")"),
+                           llvm::cl::init("950pr")};
+  Option<int64_t> tileRows{*this, "tile-rows",
+                           llvm::cl::desc("rows of a UB tile (0: chosen)"),
+                           llvm::cl::init(0)};
+  Option<int64_t> tileCols{*this, "tile-cols",
+                           llvm::cl::desc("columns of a UB tile (0: chosen)"),
+                           llvm::cl::init(0)};
+  Option<bool> doubleBuffer{*this, "double-buffer",
+                            llvm::cl::desc("two buffers per stage"),
+                            llvm::cl::init(true)};
+};
+
+class AscendTarget : public Target {
+public:
+  llvm::StringRef name() const override { return "ascend"; }
+  llvm::StringRef description() const override {
+    return "an Ascend-like vector core (vtile), run by the cycle-estimating "
+           "simulator";
+  }
+  void registerDialects(DialectRegistry &registry) const override {
+    registry.insert<VTileDialect>();
+  }
+  void registerPasses() const override {
+    registerMXQAscendPasses();
+    registerTargetPipeline<AscendPipelineOptions>(
+        "mxq-ascend-pipeline",
+        "Lower mxq functions to vtile kernels for an Ascend-like vector core "
+        "(convert-mxq-to-vtile)",
+        [](OpPassManager &pm, const AscendPipelineOptions &o,
+           std::string &error) {
+          Chip chip;
+          if (!parseChip(o.chip, chip, error))
+            return false;
+          if (o.tileRows < 0 || o.tileCols < 0) {
+            error = "a tile size cannot be negative";
+            return false;
+          }
+          ConvertMXQToVTileOptions options;
+          options.chip = o.chip;
+          options.tileRows = o.tileRows;
+          options.tileCols = o.tileCols;
+          options.doubleBuffer = o.doubleBuffer;
+          pm.addPass(createConvertMXQToVTile(options));
+          return true;
+        });
+  }
+  bool checkOptions(const TargetOptions &options,
+                    std::string &error) const override {
+    TargetOptions rest = options;
+    rest.chip.clear();
+    rest.tileSizes.clear();
+    rest.profile = false;
+    rest.trace.clear();
+    if (!Target::checkOptions(rest, error))
+      return false;
+    Chip chip;
+    if (!options.chip.empty() && !parseChip(options.chip, chip, error)) {
+      error = "--chip: " + error;
+      return false;
+    }
+    if (options.tileSizes.size() > 2 ||
+        llvm::any_of(options.tileSizes, [](int64_t t) { return t < 0; })) {
+      error = "--tile-sizes: the ascend target takes at most two "
+              "non-negative sizes, tile rows and tile columns";
+      return false;
+    }
+    return true;
+  }
+  std::unique_ptr<Executable> compile(ModuleOp module, const std::string &entry,
+                                      const TargetOptions &options,
+                                      std::string &error) const override {
+    if (!checkOptions(options, error))
+      return nullptr;
+    Chip chip;
+    if (!parseChip(options.chip.empty() ? "950pr" : options.chip, chip,
+                   error))
+      return nullptr;
+    if (!module.lookupSymbol<func::FuncOp>(entry)) {
+      error = "the module has no function @" + entry;
+      return nullptr;
+    }
+    TilingOptions tiling;
+    if (!options.tileSizes.empty())
+      tiling.tileRows = options.tileSizes[0];
+    if (options.tileSizes.size() > 1)
+      tiling.tileCols = options.tileSizes[1];
+    return std::make_unique<AscendExecutable>(
+        module.clone(), entry, chip, tiling, options.profile, options.trace);
+  }
+};
+
+} // namespace
+} // namespace mxq::vtile
+
+namespace mxq {
+void registerAscendTarget() {
+  registerTarget(std::make_unique<vtile::AscendTarget>());
+}
+} // namespace mxq

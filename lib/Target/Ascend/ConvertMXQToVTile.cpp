@@ -1,0 +1,581 @@
+//===- ConvertMXQToVTile.cpp - mxq functions as vtile kernels -------------===//
+//
+// convert-mxq-to-vtile: see Passes.td, and docs/Rationale.md ("The
+// Ascend-like target") for the recipe and why each step computes exactly
+// what the reference does.
+//
+//===----------------------------------------------------------------------===//
+#include "mxq/Dialect/MXQ/MXQ.h"
+#include "mxq/Support/Formats.h"
+#include "mxq/Target/Ascend/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <functional>
+
+namespace mxq::vtile {
+#define GEN_PASS_DEF_CONVERTMXQTOVTILE
+#include "mxq/Target/Ascend/Passes.h.inc"
+} // namespace mxq::vtile
+
+using namespace mlir;
+namespace dialect = ::mlir::mxq;
+
+namespace mxq::vtile {
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+
+/// Builds the kernel body: index arithmetic, UB buffers, instructions.
+struct Emitter {
+  OpBuilder &b;
+  Location loc;
+  const Chip &chip;
+  int64_t next = 0; ///< next free UB byte
+
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value a, Value c) { return arith::AddIOp::create(b, loc, a, c); }
+  Value add(Value a, int64_t c) { return c ? add(a, idx(c)) : a; }
+  Value mul(Value a, int64_t c) {
+    return c == 1 ? a : arith::MulIOp::create(b, loc, a, idx(c)).getResult();
+  }
+  Value mul(Value a, Value c) { return arith::MulIOp::create(b, loc, a, c); }
+  Value sub(Value a, Value c) { return arith::SubIOp::create(b, loc, a, c); }
+  Value div(Value a, int64_t c) {
+    return arith::DivUIOp::create(b, loc, a, idx(c));
+  }
+  Value rem(Value a, int64_t c) {
+    return arith::RemUIOp::create(b, loc, a, idx(c));
+  }
+  Value min(Value a, Value c) { return arith::MinUIOp::create(b, loc, a, c); }
+
+  /// A UB buffer of `bytes` (rounded up to 32) at the next free address.
+  Value buffer(int64_t bytes) {
+    bytes = roundUp(bytes, 32);
+    Value v = UBBufferOp::create(b, loc, b.getIndexType(),
+                                   b.getI64IntegerAttr(next),
+                                   b.getI64IntegerAttr(bytes));
+    next += bytes;
+    return v;
+  }
+
+  /// Calls `make(laneOffset, repeats, mask)` for consecutive chunks covering
+  /// `lanes` lanes at `perRepeat` lanes a repeat, each chunk a multiple of
+  /// `multiple` repeats (at most the chip's repeat limit), the last repeat
+  /// masked where the lanes do not fill it.
+  void repeated(int64_t lanes, int64_t perRepeat, int64_t multiple,
+                const std::function<void(int64_t, Value, IntegerAttr)> &make) {
+    int64_t chunk = std::max<int64_t>(1, chip.maxRepeat / multiple) * multiple;
+    int64_t full = lanes / perRepeat, rest = lanes % perRepeat;
+    for (int64_t r = 0; r < full; r += chunk)
+      make(r * perRepeat, idx(std::min(chunk, full - r)), IntegerAttr());
+    if (rest)
+      make(full * perRepeat, idx(1), b.getI64IntegerAttr(rest));
+  }
+
+  /// dst = kind(src, scalar) over `lanes` lanes of `type`.
+  void scalar(BinaryKind kind, Value dst, Value src, Attribute s, Type type,
+              int64_t lanes) {
+    int64_t bytes = laneBits(type) / 8, per = 256 / bytes;
+    repeated(lanes, per, 1, [&](int64_t off, Value r, IntegerAttr mask) {
+      VScalarOp::create(b, loc, kind, add(dst, off * bytes),
+                          add(src, off * bytes), r, type, s, mask, nullptr,
+                          nullptr);
+    });
+  }
+  void binary(BinaryKind kind, Value dst, Value lhs, Value rhs, Type type,
+              int64_t lanes) {
+    int64_t bytes = laneBits(type) / 8, per = 256 / bytes;
+    repeated(lanes, per, 1, [&](int64_t off, Value r, IntegerAttr mask) {
+      VBinaryOp::create(b, loc, kind, add(dst, off * bytes),
+                          add(lhs, off * bytes), add(rhs, off * bytes), r,
+                          type, mask, nullptr, nullptr);
+    });
+  }
+  void dup(Value dst, Attribute s, Type type, int64_t lanes) {
+    int64_t bytes = laneBits(type) / 8, per = 256 / bytes;
+    repeated(lanes, per, 1, [&](int64_t off, Value r, IntegerAttr mask) {
+      VDupOp::create(b, loc, add(dst, off * bytes), r, type, s, mask, nullptr,
+                       nullptr);
+    });
+  }
+  /// A lane mask (one bit per lane) of `pred(src, s)`; `lanes` a multiple
+  /// of 256 so that each chunk's mask starts on 32 bytes (vsel likewise).
+  void cmps(CmpPredicate pred, Value dst, Value src, Attribute s, Type type,
+            int64_t lanes) {
+    int64_t bytes = laneBits(type) / 8, per = 256 / bytes;
+    repeated(lanes, per, bytes, [&](int64_t off, Value r, IntegerAttr m) {
+      VCmpsOp::create(b, loc, pred, add(dst, off / 8), add(src, off * bytes), r,
+                        type, s, m, nullptr, nullptr);
+    });
+  }
+  void sel(Value dst, Value mask, Value lhs, Value rhs, Type type,
+           int64_t lanes) {
+    int64_t bytes = laneBits(type) / 8, per = 256 / bytes;
+    repeated(lanes, per, bytes, [&](int64_t off, Value r, IntegerAttr m) {
+      VSelOp::create(b, loc, add(dst, off * bytes), add(mask, off / 8),
+                       add(lhs, off * bytes), add(rhs, off * bytes), r, type,
+                       m, nullptr, nullptr);
+    });
+  }
+  void cast(Value dst, Type dstType, Value src, Type srcType, RoundMode round,
+            bool sat, int64_t lanes) {
+    unsigned db = laneBits(dstType), sb = laneBits(srcType);
+    int64_t per = 2048 / std::max(db, sb);
+    repeated(lanes, per, 1, [&](int64_t off, Value r, IntegerAttr m) {
+      VCastOp::create(b, loc, add(dst, off * db / 8), add(src, off * sb / 8), r,
+                        srcType, dstType, round, sat, m, nullptr, nullptr);
+    });
+  }
+  void flag(bool set, Pipe src, Pipe dst, Value id) {
+    if (set)
+      SetFlagOp::create(b, loc, src, dst, id);
+    else
+      WaitFlagOp::create(b, loc, src, dst, id);
+  }
+};
+
+/// What one quantize asks for, checked against what the recipe states.
+struct Plan {
+  dialect::QuantizeOp op;
+  int64_t rows = 1, k = 0, block = 32;
+  Type inType, codeType;
+  ElementFormat format;
+  unsigned inBytes = 0, codeBits = 0;
+  bool pairs = false;
+  int64_t tileRows = 0, tileCols = 0, slices = 0, rowTiles = 0, tiles = 0,
+          cores = 0;
+};
+
+LogicalResult fail(func::FuncOp func, const Twine &why) {
+  return func.emitError() << "convert-mxq-to-vtile: @" << func.getSymName()
+                          << ": " << why;
+}
+
+/// UB bytes a tile of `t` rows x `c` columns needs.
+int64_t tileBytes(const Plan &p, int64_t t, int64_t c, bool dbl,
+                  bool needW) {
+  int64_t n = t * c, nb = n / p.block, depth = dbl ? 2 : 1;
+  int64_t nbPitch = roundUp(c / p.block, 32);
+  int64_t perBlock = roundUp(nb, 256) * 4;
+  int64_t bytes = 0;
+  bytes += depth * roundUp(n * p.inBytes, 32);          // IN
+  bytes += p.inBytes == 4 ? 0 : roundUp(n * 4, 32);     // X
+  bytes += roundUp(n * 4, 32);                          // P
+  bytes += roundUp(n * 2, 32);                          // Q (bf16)
+  bytes += needW ? roundUp(n * 4, 32) + roundUp(n / 8, 32) : 0; // W, lane mask
+  bytes += depth * roundUp(n * p.codeBits / 8, 32);     // codes
+  bytes += depth * t * nbPitch;                         // scale bytes
+  bytes += 5 * perBlock;                                // AM, E, S, MB, CONST
+  bytes += roundUp(nb, 256) / 8;                        // block mask
+  return bytes;
+}
+
+LogicalResult plan(func::FuncOp func, const Chip &chip,
+                   const TilingOptions &options, Plan &p) {
+  Block &body = func.getBody().front();
+  auto op = dyn_cast<dialect::QuantizeOp>(body.front());
+  auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
+  if (!op || func.getNumArguments() != 1 || op.getInput() != func.getArgument(0) ||
+      !ret || ret.getNumOperands() != 2 ||
+      ret.getOperand(0) != op.getCodes() || ret.getOperand(1) != op.getScales() ||
+      &*std::next(body.begin()) != ret.getOperation())
+    return fail(func, "the ascend target lowers a function that returns the "
+                      "codes and scales of one mxq.quantize of its argument; "
+                      "other functions are not lowered yet");
+  p.op = op;
+  auto in = cast<RankedTensorType>(op.getInput().getType());
+  auto codes = cast<RankedTensorType>(op.getCodes().getType());
+  auto scales = cast<RankedTensorType>(op.getScales().getType());
+  if (!in.hasStaticShape() || !codes.hasStaticShape() ||
+      !scales.hasStaticShape())
+    return fail(func, "needs static shapes (mxq-run specialises a function "
+                      "to its inputs' shapes before lowering it)");
+  int64_t rank = in.getRank();
+  if (int64_t(op.getAxis()) != rank - 1)
+    return fail(func, "quantizes along axis " + Twine(op.getAxis()) +
+                          "; the ascend recipe takes the last axis only so "
+                          "far");
+  for (int64_t d : in.getShape().drop_back())
+    p.rows *= d;
+  p.k = in.getShape().back();
+  p.block = op.getBlockSize();
+  if (p.block % 32)
+    return fail(func, "has block_size " + Twine(p.block) +
+                          "; the ascend target (as CANN) takes multiples of 32");
+  if (op.getScaleAlgorithm() != dialect::ScaleAlgorithm::floor)
+    return fail(func, "uses scale_algorithm = " +
+                          dialect::stringifyScaleAlgorithm(
+                              op.getScaleAlgorithm()) +
+                          "; the ascend recipe has floor only so far");
+  auto layout = op.getScaleLayout();
+  if (layout == dialect::ScaleLayout::swizzle_32_4_4)
+    return fail(func, "uses the swizzle_32_4_4 scale layout, which the "
+                      "ascend recipe does not write yet");
+  p.pairs = layout == dialect::ScaleLayout::pairs;
+  p.inType = in.getElementType();
+  p.inBytes = p.inType.getIntOrFloatBitWidth() / 8;
+  p.codeType = codes.getElementType();
+  p.format = *dialect::getElementFormat(p.codeType);
+  p.codeBits = p.format == ElementFormat::E2M1FN ? 4 : 8;
+  if (p.format == ElementFormat::E2M3FN || p.format == ElementFormat::E3M2FN)
+    return fail(func, "quantizes to " + Twine(formatInfo(p.format).name) +
+                          ", but the Ascend vector core has no FP6 cast");
+  if (p.format == ElementFormat::E2M1FN && !p.inType.isBF16())
+    return fail(func, "quantizes " + Twine(p.inType.isF16() ? "f16" : "f32") +
+                          " to FP4; the ascend recipe takes bf16 input for "
+                          "FP4 so far (the fp32 pre-rounding step of CANN is "
+                          "not built)");
+  if (!chip.mxCasts)
+    return fail(func, "chip " + Twine(chip.name) +
+                          " has no fp8/fp4 cast instructions, and the "
+                          "integer emulation of the MX casts is not built "
+                          "yet");
+  // Tile columns: 8 to 64 blocks (a row's scales fill whole 32-byte blocks
+  // of the scale buffer and one cast repeat), the row's data a whole number
+  // of 32-byte blocks in every buffer.
+  int64_t unit = 8 * p.block, widest = 64 * p.block;
+  bool needW = p.op.getNanElement() == dialect::NanElement::zero ||
+               p.format == ElementFormat::E2M1FN;
+  if (options.tileCols) {
+    if (options.tileCols % unit || options.tileCols > widest)
+      return fail(func, "tile-cols = " + Twine(options.tileCols) +
+                            " is not a multiple of 8 blocks (" + Twine(unit) +
+                            ") up to 64 blocks (" + Twine(widest) + ")");
+    p.tileCols = options.tileCols;
+  } else {
+    p.tileCols = std::min(widest, roundUp(p.k, unit));
+  }
+  int64_t budget = chip.ubBytes - chip.ubReserved;
+  if (tileBytes(p, 1, p.tileCols, options.doubleBuffer, needW) > budget) {
+    if (options.tileCols)
+      return fail(func, "a tile of one row of " + Twine(p.tileCols) +
+                            " columns needs " +
+                            Twine(tileBytes(p, 1, p.tileCols,
+                                            options.doubleBuffer, needW)) +
+                            " bytes of UB, more than the " + Twine(budget) +
+                            " chip " + Twine(chip.name) + " has");
+    while (p.tileCols > unit &&
+           tileBytes(p, 1, p.tileCols, options.doubleBuffer, needW) > budget)
+      p.tileCols -= unit;
+    if (tileBytes(p, 1, p.tileCols, options.doubleBuffer, needW) > budget)
+      return fail(func, "a tile of one row of " + Twine(p.tileCols) +
+                            " columns does not fit the " + Twine(budget) +
+                            "-byte UB of chip " + Twine(chip.name));
+  }
+  p.slices = ceilDiv(p.k, p.tileCols);
+  int64_t most = 1;
+  while (most < std::min<int64_t>(p.rows, chip.maxBurstCount) &&
+         tileBytes(p, most + 1, p.tileCols, options.doubleBuffer, needW) <=
+             budget)
+    ++most;
+  if (options.tileRows) {
+    if (options.tileRows > most)
+      return fail(func, "tile-rows = " + Twine(options.tileRows) + " with " +
+                            Twine(p.tileCols) + " columns needs " +
+                            Twine(tileBytes(p, options.tileRows, p.tileCols,
+                                            options.doubleBuffer, needW)) +
+                            " bytes of UB, more than the " + Twine(budget) +
+                            " chip " + Twine(chip.name) + " has");
+    p.tileRows = options.tileRows;
+  } else {
+    // As many rows as fit, but enough tiles for every core.
+    int64_t perSlice = ceilDiv(chip.cores, p.slices);
+    p.tileRows = std::clamp<int64_t>(p.rows / perSlice, 1, most);
+  }
+  p.rowTiles = ceilDiv(p.rows, p.tileRows);
+  p.tiles = p.rowTiles * p.slices;
+  p.cores = std::min<int64_t>(chip.cores, p.tiles);
+  return success();
+}
+
+/// Rewrites the function of plan `p` into the kernel.
+void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
+                const TilingOptions &options) {
+  MLIRContext *ctx = func.getContext();
+  auto gm = MemorySpaceAttr::get(ctx, MemorySpace::gm);
+  auto memrefOf = [&](Value v) {
+    auto t = cast<RankedTensorType>(v.getType());
+    return MemRefType::get(t.getShape(), t.getElementType(),
+                           MemRefLayoutAttrInterface(), gm);
+  };
+  dialect::QuantizeOp op = p.op;
+  SmallVector<Type> args = {memrefOf(op.getInput()), memrefOf(op.getCodes()),
+                            memrefOf(op.getScales())};
+  const int64_t emax = formatInfo(p.format).emax;
+  const bool dbl = options.doubleBuffer;
+  const bool fp4 = p.format == ElementFormat::E2M1FN;
+  const bool nanZero = op.getNanElement() == dialect::NanElement::zero;
+  const bool needW = nanZero || fp4;
+  auto infPolicy = op.getInfPolicy();
+  auto underflow = op.getUnderflow();
+  auto rounding = op.getRounding();
+  bool productBF16 = op.getProduct() == dialect::Product::bf16;
+
+  Location loc = op.getLoc();
+  // A fresh body.
+  Block &old = func.getBody().front();
+  Block *entry = new Block();
+  for (Type t : args)
+    entry->addArgument(t, func.getLoc());
+  func.getBody().push_front(entry);
+  old.dropAllDefinedValueUses();
+  old.erase();
+  func.setFunctionType(FunctionType::get(ctx, args, {}));
+  func->setAttr(kKernelAttr, UnitAttr::get(ctx));
+  func->setAttr(kCoresAttr, IntegerAttr::get(IntegerType::get(ctx, 64),
+                                             p.cores));
+  func->removeAttr("llvm.emit_c_interface");
+
+  OpBuilder b = OpBuilder::atBlockBegin(entry);
+  Emitter e{b, loc, chip};
+  Value x = entry->getArgument(0), codesGM = entry->getArgument(1),
+        scalesGM = entry->getArgument(2);
+
+  Type f32 = b.getF32Type(), bf16 = b.getBF16Type();
+  Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+
+  const int64_t T = p.tileRows, C = p.tileCols, N = T * C, B = p.block;
+  const int64_t nbr = C / B, NB = N / B;
+  const int64_t nbK = ceilDiv(p.k, B);
+  const int64_t scaleRow = p.pairs ? 2 * ceilDiv(nbK, 2) : nbK;
+  const int64_t codeRow = ceilDiv(p.k * p.codeBits, 8);
+  const int64_t inPitch = C * p.inBytes, codePitch = C * p.codeBits / 8;
+  const int64_t scalePitch = roundUp(nbr, 32);
+  const int64_t maskLanes = roundUp(NB, 256);
+  const int64_t perBlock = maskLanes * 4;
+
+  // UB buffers (tileBytes counts the same).
+  const int64_t depth = dbl ? 2 : 1;
+  Value inBuf = e.buffer(depth * roundUp(N * p.inBytes, 32));
+  int64_t inSize = roundUp(N * p.inBytes, 32);
+  Value xBuf = p.inBytes == 4 ? Value() : e.buffer(N * 4);
+  Value pBuf = e.buffer(N * 4);
+  Value qBuf = e.buffer(N * 2);
+  Value wBuf = needW ? e.buffer(N * 4) : Value();
+  Value laneMask = needW ? e.buffer(N / 8) : Value();
+  int64_t codeSize = roundUp(N * p.codeBits / 8, 32);
+  Value codeBuf = e.buffer(depth * codeSize);
+  int64_t scaleSize = T * scalePitch;
+  Value scaleBuf = e.buffer(depth * scaleSize);
+  Value amBuf = e.buffer(perBlock), eBuf = e.buffer(perBlock),
+        sBuf = e.buffer(perBlock), mbBuf = e.buffer(perBlock),
+        constBuf = e.buffer(perBlock);
+  Value blockMask = e.buffer(maskLanes / 8);
+
+  // This core's tiles.
+  Value core = CoreIdOp::create(b, loc, b.getIndexType());
+  Value t0 = e.div(e.mul(core, p.tiles), p.cores);
+  Value t1 = e.div(e.mul(e.add(core, 1), p.tiles), p.cores);
+  Value zero = e.idx(0), one = e.idx(1);
+  for (int64_t id = 0; id < depth; ++id) {
+    e.flag(true, Pipe::v, Pipe::mte2, e.idx(id));   // IN[id] free
+    e.flag(true, Pipe::mte3, Pipe::v, e.idx(id));   // outputs[id] free
+  }
+  auto loop = scf::ForOp::create(b, loc, t0, t1, one);
+  b.setInsertionPointToStart(loop.getBody());
+  Value t = loop.getInductionVar();
+  Value pp = dbl ? e.rem(e.sub(t, t0), 2) : zero;
+  Value in = e.add(inBuf, e.mul(pp, inSize));
+  Value codesUB = e.add(codeBuf, e.mul(pp, codeSize));
+  Value scalesUB = e.add(scaleBuf, e.mul(pp, scaleSize));
+  Value slice = e.rem(t, p.slices), rowTile = e.div(t, p.slices);
+  Value r0 = e.mul(rowTile, T), c0 = e.mul(slice, C);
+  Value rows = e.min(e.idx(T), e.sub(e.idx(p.rows), r0));
+  Value cols = e.min(e.idx(C), e.sub(e.idx(p.k), c0));
+
+  // DMA in (a ragged last slice zeroed first, so its padding blocks hold 0).
+  e.flag(false, Pipe::v, Pipe::mte2, pp);
+  int64_t lastCols = p.k - (p.slices - 1) * C;
+  if (roundUp(lastCols * p.inBytes, 32) < inPitch) {
+    Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           slice, e.idx(p.slices - 1));
+    auto zeroing = scf::IfOp::create(b, loc, isLast, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&zeroing.getThenRegion().front());
+    e.dup(in, IntegerAttr::get(u32, 0), u32, N * p.inBytes / 4);
+    e.flag(true, Pipe::v, Pipe::mte2, e.idx(2));
+    e.flag(false, Pipe::v, Pipe::mte2, e.idx(2));
+  }
+  Value inLen = e.mul(cols, p.inBytes);
+  Value inLenPadded = e.mul(e.div(e.add(inLen, 31), 32), 32);
+  CopyGmToUbOp::create(b, loc, in, x, e.mul(e.add(e.mul(r0, p.k), c0), p.inBytes), rows, inLen,
+      e.mul(e.sub(e.idx(p.k), cols), p.inBytes),
+      e.div(e.sub(e.idx(inPitch), inLenPadded), 32), b.getI64IntegerAttr(0));
+  e.flag(true, Pipe::mte2, Pipe::v, pp);
+  e.flag(false, Pipe::mte2, Pipe::v, pp);
+
+  // X: the elements as f32 (exact).
+  Value X = in;
+  if (p.inBytes != 4) {
+    X = xBuf;
+    e.cast(X, f32, in, p.inType, RoundMode::none, false, N);
+    e.flag(true, Pipe::v, Pipe::mte2, pp); // IN consumed
+  }
+  // amax bits per block: the unsigned maximum of |x| bits (NaN above Inf).
+  e.scalar(BinaryKind::And, pBuf, X, u32v(0x7FFFFFFF), u32, N);
+  {
+    int64_t per = 64, multiple = std::max<int64_t>(1, B / 8);
+    e.repeated(N, per, multiple, [&](int64_t off, Value r, IntegerAttr) {
+      VReduceGroupOp::create(b, loc, ReduceKind::max, e.add(amBuf, off / B * 4),
+                               e.add(pBuf, off * 4), r, u32, B);
+    });
+  }
+  // The floor scale: clamp(E - emax, 0, 254) of the exponent field E.
+  e.scalar(BinaryKind::shr, eBuf, amBuf, u32v(23), u32, NB);
+  e.scalar(BinaryKind::max, sBuf, eBuf, u32v(emax), u32, NB);
+  e.scalar(BinaryKind::sub, sBuf, sBuf, u32v(emax), u32, NB);
+  e.scalar(BinaryKind::min, sBuf, sBuf, u32v(254), u32, NB);
+  auto selectConst = [&](CmpPredicate pred, Value src, int64_t against,
+                         Value dst, int64_t value) {
+    e.cmps(pred, blockMask, src, u32v(against), u32, maskLanes);
+    e.dup(constBuf, u32v(value), u32, maskLanes);
+    e.sel(dst, blockMask, constBuf, dst, u32, maskLanes);
+  };
+  if (infPolicy != dialect::InfPolicy::exponent)
+    selectConst(CmpPredicate::eq, amBuf, 0x7F800000, sBuf,
+                infPolicy == dialect::InfPolicy::nan ? 255 : 254);
+  selectConst(CmpPredicate::gt, amBuf, 0x7F800000, sBuf, 255);
+
+  // The multiplier bits: (254 - s) << 23; 2^-127 for s = 254, NaN for 255,
+  // 0 where the underflow policy flushes the block.
+  e.scalar(BinaryKind::mul, mbBuf, sBuf, u32v(0xFFFFFFFF), u32, NB);
+  e.scalar(BinaryKind::add, mbBuf, mbBuf, u32v(254), u32, NB);
+  e.scalar(BinaryKind::shl, mbBuf, mbBuf, u32v(23), u32, NB);
+  selectConst(CmpPredicate::eq, sBuf, 254, mbBuf, 0x00400000);
+  selectConst(CmpPredicate::eq, sBuf, 255, mbBuf, 0x7FC00000);
+  if (underflow == dialect::Underflow::flush_e0)
+    selectConst(CmpPredicate::eq, eBuf, 0, mbBuf, 0);
+  else if (underflow == dialect::Underflow::flush_le_emax)
+    selectConst(CmpPredicate::le, eBuf, emax, mbBuf, 0);
+
+  // The outputs of this buffer are free once their last DMA out is done.
+  e.flag(false, Pipe::mte3, Pipe::v, pp);
+  // Scale bytes: one masked repeat per row, each row on 32 bytes.
+  for (int64_t row0 = 0; row0 < T; row0 += chip.maxRepeat) {
+    int64_t n = std::min<int64_t>(chip.maxRepeat, T - row0);
+    VCastOp::create(b, loc, e.add(scalesUB, row0 * scalePitch), e.add(sBuf, row0 * nbr * 4),
+        e.idx(n), u32, u8, RoundMode::none, false, b.getI64IntegerAttr(nbr),
+        b.getDenseI64ArrayAttr({1, 1}),
+        b.getDenseI64ArrayAttr({scalePitch / 32, nbr * 4 / 32}));
+  }
+
+  // The scaled elements P = x * multiplier, in f32.
+  e.repeated(N, 64, std::max<int64_t>(1, B / 8),
+             [&](int64_t off, Value r, IntegerAttr) {
+               VBroadcastGroupOp::create(b, loc, e.add(pBuf, off * 4),
+                                           e.add(mbBuf, off / B * 4), r, u32,
+                                           B);
+             });
+  e.binary(BinaryKind::mul, pBuf, X, pBuf, f32, N);
+  if (p.inBytes == 4)
+    e.flag(true, Pipe::v, Pipe::mte2, pp); // IN (= X) consumed
+  if (productBF16) {
+    e.cast(qBuf, bf16, pBuf, f32, RoundMode::rint, false, N);
+    e.cast(pBuf, f32, qBuf, bf16, RoundMode::none, false, N);
+  }
+  // NaN lanes: +0 (nan_element = zero) or, for FP4 whose cast gives 0,
+  // the largest code (+6.0).
+  if (needW && !(fp4 && nanZero)) {
+    e.scalar(BinaryKind::And, wBuf, pBuf, u32v(0x7FFFFFFF), u32, N);
+    e.cmps(CmpPredicate::gt, laneMask, wBuf, u32v(0x7F800000), u32, N);
+    e.dup(wBuf, FloatAttr::get(f32, nanZero ? 0.0 : 6.0), f32, N);
+    e.sel(pBuf, laneMask, wBuf, pBuf, f32, N);
+  }
+  if (fp4) {
+    // bf16 holds every product of a bf16 element exactly down to 2^-126;
+    // below, floor keeps a negative product negative so that its code
+    // rounds the same (docs/Rationale.md).
+    RoundMode toBF16 = rounding == dialect::Rounding::floor ? RoundMode::floor
+                                                            : RoundMode::rint;
+    e.cast(qBuf, bf16, pBuf, f32, toBF16, false, N);
+    RoundMode mode = rounding == dialect::Rounding::away ? RoundMode::round
+                     : rounding == dialect::Rounding::floor ? RoundMode::floor
+                                                            : RoundMode::rint;
+    e.cast(codesUB, p.codeType, qBuf, bf16, mode, true, N);
+  } else {
+    e.cast(codesUB, p.codeType, pBuf, f32, RoundMode::rint, true, N);
+  }
+
+  // DMA out.
+  e.flag(true, Pipe::v, Pipe::mte3, pp);
+  e.flag(false, Pipe::v, Pipe::mte3, pp);
+  Value codeLen = e.div(e.add(e.mul(cols, p.codeBits), 7), 8);
+  Value codeLenPadded = e.mul(e.div(e.add(codeLen, 31), 32), 32);
+  CopyUbToGmOp::create(b, loc, codesGM, e.add(e.mul(r0, codeRow), e.div(e.mul(c0, p.codeBits), 8)),
+      codesUB, rows, codeLen, e.div(e.sub(e.idx(codePitch), codeLenPadded), 32),
+      e.sub(e.idx(codeRow), codeLen));
+  Value blocks = e.div(e.add(cols, B - 1), B);
+  if (p.pairs) // an odd count takes the next (all-zero) block's byte 0
+    blocks = e.mul(e.div(e.add(blocks, 1), 2), 2);
+  Value scaleLenPadded = e.mul(e.div(e.add(blocks, 31), 32), 32);
+  CopyUbToGmOp::create(b, loc, scalesGM, e.add(e.mul(r0, scaleRow), e.div(c0, B)), scalesUB, rows,
+      blocks, e.div(e.sub(e.idx(scalePitch), scaleLenPadded), 32),
+      e.sub(e.idx(scaleRow), blocks));
+  e.flag(true, Pipe::mte3, Pipe::v, pp);
+
+  // Drain: every flag the prologue set is waited for once more.
+  b.setInsertionPointAfter(loop);
+  for (int64_t id = 0; id < depth; ++id) {
+    e.flag(false, Pipe::v, Pipe::mte2, e.idx(id));
+    e.flag(false, Pipe::mte3, Pipe::v, e.idx(id));
+  }
+  func::ReturnOp::create(b, loc);
+}
+
+struct ConvertMXQToVTilePass
+    : impl::ConvertMXQToVTileBase<ConvertMXQToVTilePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Chip parsed;
+    std::string error;
+    if (!parseChip(chip, parsed, error)) {
+      module.emitError() << "convert-mxq-to-vtile: " << error;
+      return signalPassFailure();
+    }
+    TilingOptions options{tileRows, tileCols, doubleBuffer};
+    if (tileRows < 0 || tileCols < 0) {
+      module.emitError() << "convert-mxq-to-vtile: tile sizes cannot be "
+                            "negative";
+      return signalPassFailure();
+    }
+    module->setAttr(kChipAttr, StringAttr::get(module.getContext(), chip));
+    SmallVector<func::FuncOp> funcs;
+    module.walk([&](func::FuncOp f) {
+      bool hasMXQ = false;
+      f.walk([&](Operation *op) {
+        hasMXQ |= isa<dialect::MXQDialect>(op->getDialect());
+      });
+      if (hasMXQ)
+        funcs.push_back(f);
+    });
+    for (func::FuncOp f : funcs)
+      if (failed(lowerFunctionToVTile(f, parsed, options)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
+
+LogicalResult lowerFunctionToVTile(func::FuncOp func, const Chip &chip,
+                                   const TilingOptions &options) {
+  MLIRContext *ctx = func.getContext();
+  ctx->getOrLoadDialect<VTileDialect>();
+  ctx->getOrLoadDialect<arith::ArithDialect>();
+  ctx->getOrLoadDialect<scf::SCFDialect>();
+  Plan p;
+  if (failed(plan(func, chip, options, p)))
+    return failure();
+  emitKernel(func, chip, p, options);
+  return success();
+}
+
+} // namespace mxq::vtile

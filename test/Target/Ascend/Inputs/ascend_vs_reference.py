@@ -1,0 +1,122 @@
+"""Runs mxq functions on the ascend simulator and on the reference, and
+compares every result byte for byte.
+
+usage: ascend_vs_reference.py MXQ_RUN OUTDIR [--chip C ...] [--shape MxK ...]
+                              [--expect-lowered N] FILE.mlir...
+
+Every function of one floating-point argument in the files is run on random
+data with edge cases (zeros, subnormals, Inf, NaN, values at the format's
+saturation and rounding ties) in each shape (the ones below by default:
+aligned, ragged, one row, one element). A function the ascend lowering
+does not take yet prints UNSUPPORTED with the lowering's sentence; any
+byte that differs prints MISMATCH. Exit 1 on a mismatch, a crash, or fewer
+lowered functions than --expect-lowered."""
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+args = sys.argv[1:]
+run, out = args[0], args[1]
+chips, shapes, files, expect = [], [], [], 0
+i = 2
+while i < len(args):
+    if args[i] == "--chip":
+        chips.append(args[i + 1]); i += 2
+    elif args[i] == "--shape":
+        shapes.append(tuple(int(v) for v in args[i + 1].split("x"))); i += 2
+    elif args[i] == "--expect-lowered":
+        expect = int(args[i + 1]); i += 2
+    else:
+        files.append(args[i]); i += 1
+chips = chips or ["950pr"]
+shapes = shapes or [(64, 512), (7, 97), (1, 2112), (1, 1), (130, 64)]
+rng = np.random.default_rng(11)
+
+
+def make(shape, dtype):
+    x = (rng.standard_normal(shape) * np.exp2(rng.integers(-8, 9, size=shape))).astype(np.float32)
+    flat = x.reshape(-1)
+    n = flat.size
+    special = [0.0, -0.0, 1e-40, -1e-41, 448.0, 464.0, -480.0, 6.0, 5.0, 0.75,
+               0.25, 2.0 ** -127, 65504.0, 3e38]
+    for j, v in enumerate(special):
+        if 3 * j + 1 < n:
+            flat[3 * j + 1] = v
+    # One block with an Inf, one with a NaN, one all zero, one all tiny.
+    if n >= 200:
+        flat[100] = np.inf
+        flat[170] = np.nan
+    if n >= 400:
+        flat[256:288] = 0.0
+        flat[320:352] = 1e-39
+    if dtype == "bf16":
+        bits = x.view(np.uint32)
+        r = ((bits >> 16) & 1) + 0x7FFF
+        b16 = ((bits + r) >> 16).astype(np.uint16)
+        b16[np.isnan(x)] = 0x7FC0
+        return b16
+    if dtype == "f16":
+        return x.astype(np.float16)
+    return x
+
+
+def run_one(path, entry, target, extra, xin, d):
+    os.makedirs(d, exist_ok=True)
+    cmd = [run, path, "--entry", entry, "--target=" + target, "--input", xin,
+           "--output-dir", d] + extra
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
+failures = lowered = unsupported = compared = 0
+sig = re.compile(r"func\.func @(\w+)\(%\w+: tensor<([^>]*)>\)")
+for path in files:
+    for entry, ty in sig.findall(open(path).read()):
+        elt = ty.split("x")[-1]
+        if elt not in ("bf16", "f16", "f32"):
+            continue
+        rank = ty.count("x")
+        ok_entry = True
+        for shape in shapes:
+            shape = (1,) * (rank - len(shape)) + shape if rank > len(shape) else shape[-rank:]
+            tag = "%s-%s" % (entry, "x".join(map(str, shape)))
+            xin = os.path.join(out, tag + "-x.npy")
+            np.save(xin, make(shape, elt))
+            ref = run_one(path, entry, "reference", [], xin, os.path.join(out, tag, "ref"))
+            if ref.returncode:
+                continue  # the shape does not fit the function (e.g. even K)
+            for chip in chips:
+                d = os.path.join(out, tag, chip)
+                r = run_one(path, entry, "ascend", ["--chip=" + chip], xin, d)
+                if r.returncode:
+                    msg = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "exit %d" % r.returncode
+                    if "convert-mxq-to-vtile" in msg and r.returncode == 1:
+                        if ok_entry:
+                            print("UNSUPPORTED %s: %s" % (entry, msg))
+                        ok_entry = False
+                        unsupported += 1
+                        break
+                    print("FAIL %s %s: %s" % (tag, chip, r.stderr[-2000:]))
+                    failures += 1
+                    ok_entry = None
+                    continue
+                compared += 1
+                for res in sorted(os.listdir(os.path.join(out, tag, "ref"))):
+                    a = np.load(os.path.join(out, tag, "ref", res))
+                    b = np.load(os.path.join(d, res))
+                    if a.shape != b.shape or not np.array_equal(a.view(np.uint8), b.view(np.uint8)):
+                        bad = np.argwhere(a.view(np.uint8) != b.view(np.uint8)) if a.shape == b.shape else "shape"
+                        print("MISMATCH %s %s %s: %s" % (tag, chip, res, bad[:5] if not isinstance(bad, str) else bad))
+                        failures += 1
+                        ok_entry = None
+            if ok_entry is False:
+                break
+        if ok_entry:
+            lowered += 1
+            print("OK %s" % entry)
+print("%d functions lowered, %d unsupported, %d runs compared, %d failures"
+      % (lowered, unsupported, compared, failures))
+if failures or lowered < expect:
+    sys.exit(1)
