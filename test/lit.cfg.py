@@ -26,6 +26,7 @@ tools = [
     "mxq-run",
     "mxq-sweep",
     "mxq-gpu-launch",
+    "mxq-vtile-run",
     "mxq-capi-test",
     "mxq-npy-fuzzer",
     "mxq-parse-fuzzer",

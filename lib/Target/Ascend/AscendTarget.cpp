@@ -15,6 +15,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 
 #include <chrono>
 
@@ -25,7 +26,7 @@ namespace mxq::vtile {
 namespace {
 
 /// The entry function of `module` with static argument shapes from
-/// `inputs` (and the quantize results that follow from them).
+/// `inputs` (and the quantize and dequantize results that follow).
 LogicalResult specialise(func::FuncOp func,
                          const std::vector<RawTensor> &inputs,
                          std::string &error) {
@@ -47,28 +48,36 @@ LogicalResult specialise(func::FuncOp func,
   }
   func.walk([&](dialect::QuantizeOp q) {
     auto in = cast<RankedTensorType>(q.getInput().getType());
-    if (!in.hasStaticShape() || q.getAxis() != in.getRank() - 1)
+    if (!in.hasStaticShape())
       return;
     auto codes = cast<RankedTensorType>(q.getCodes().getType());
     auto scales = cast<RankedTensorType>(q.getScales().getType());
     q.getCodes().setType(
         RankedTensorType::get(in.getShape(), codes.getElementType()));
+    int64_t axis = q.getAxis();
     int64_t blocks =
-        (in.getShape().back() + q.getBlockSize() - 1) / q.getBlockSize();
-    SmallVector<int64_t> shape(in.getShape().drop_back());
+        (in.getShape()[axis] + q.getBlockSize() - 1) / q.getBlockSize();
+    SmallVector<int64_t> shape(in.getShape());
     switch (q.getScaleLayout()) {
     case dialect::ScaleLayout::linear:
-      shape.push_back(blocks);
+      shape[axis] = blocks;
       break;
     case dialect::ScaleLayout::pairs:
-      shape.push_back((blocks + 1) / 2);
+      shape[axis] = (blocks + 1) / 2;
       shape.push_back(2);
       break;
     default:
-      return;
+      return; // the lowering says it does not write this layout
     }
     q.getScales().setType(
         RankedTensorType::get(shape, scales.getElementType()));
+  });
+  func.walk([&](dialect::DequantizeOp d) {
+    auto codes = cast<RankedTensorType>(d.getCodes().getType());
+    auto out = cast<RankedTensorType>(d.getResult().getType());
+    if (codes.hasStaticShape())
+      d.getResult().setType(
+          RankedTensorType::get(codes.getShape(), out.getElementType()));
   });
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   func.setFunctionType(
@@ -78,10 +87,12 @@ LogicalResult specialise(func::FuncOp func,
 
 class AscendExecutable : public Executable {
 public:
-  AscendExecutable(OwningOpRef<ModuleOp> module, std::string entry, Chip chip,
-                   TilingOptions tiling, bool profile, std::string trace)
-      : module(std::move(module)), entry(std::move(entry)), chip(chip),
-        tiling(tiling), profile(profile), trace(std::move(trace)) {}
+  AscendExecutable(OwningOpRef<ModuleOp> module, std::string entry,
+                   std::string spec, Chip chip, TilingOptions tiling,
+                   bool profile, std::string trace)
+      : module(std::move(module)), entry(std::move(entry)),
+        spec(std::move(spec)), chip(chip), tiling(tiling), profile(profile),
+        trace(std::move(trace)) {}
 
   bool run(const std::vector<RawTensor> &inputs,
            std::vector<RawTensor> &results, std::string &error) override {
@@ -101,10 +112,12 @@ public:
           message = d.str();
         return success();
       });
-      (*copy)->setAttr(kChipAttr, StringAttr::get(copy->getContext(),
-                                                   chipSpec()));
+      (*copy)->setAttr(kChipAttr, StringAttr::get(copy->getContext(), spec));
+      PassManager cleanup(copy->getContext());
+      cleanup.addPass(createCanonicalizerPass());
+      cleanup.addPass(createCSEPass());
       if (failed(lowerFunctionToVTile(func, chip, tiling)) ||
-          failed(mlir::verify(*copy))) {
+          failed(mlir::verify(*copy)) || failed(cleanup.run(*copy))) {
         error = message.empty() ? "the ascend lowering failed" : message;
         return false;
       }
@@ -153,9 +166,9 @@ public:
   std::string report() const override { return reportText; }
 
 private:
-  std::string chipSpec() const { return chip.name; }
   OwningOpRef<ModuleOp> module;
   std::string entry;
+  std::string spec; ///< the chip as written (overrides included)
   Chip chip;
   TilingOptions tiling;
   bool profile;
@@ -195,7 +208,7 @@ public:
     registerTargetPipeline<AscendPipelineOptions>(
         "mxq-ascend-pipeline",
         "Lower mxq functions to vtile kernels for an Ascend-like vector core "
-        "(convert-mxq-to-vtile)",
+        "(convert-mxq-to-vtile, canonicalize, cse)",
         [](OpPassManager &pm, const AscendPipelineOptions &o,
            std::string &error) {
           Chip chip;
@@ -211,6 +224,8 @@ public:
           options.tileCols = o.tileCols;
           options.doubleBuffer = o.doubleBuffer;
           pm.addPass(createConvertMXQToVTile(options));
+          pm.addPass(createCanonicalizerPass());
+          pm.addPass(createCSEPass());
           return true;
         });
   }
@@ -228,10 +243,16 @@ public:
       error = "--chip: " + error;
       return false;
     }
-    if (options.tileSizes.size() > 2 ||
+    if (options.tileSizes.size() > 3 ||
         llvm::any_of(options.tileSizes, [](int64_t t) { return t < 0; })) {
-      error = "--tile-sizes: the ascend target takes at most two "
-              "non-negative sizes, tile rows and tile columns";
+      error = "--tile-sizes: the ascend target takes at most three "
+              "non-negative sizes: tile rows, tile columns (0: chosen) and "
+              "buffers per stage";
+      return false;
+    }
+    if (options.tileSizes.size() == 3 && options.tileSizes[2] > 2) {
+      error = "--tile-sizes: buffers per stage are 1 or 2 (0: 2), but the "
+              "third size is " + std::to_string(options.tileSizes[2]);
       return false;
     }
     return true;
@@ -242,8 +263,8 @@ public:
     if (!checkOptions(options, error))
       return nullptr;
     Chip chip;
-    if (!parseChip(options.chip.empty() ? "950pr" : options.chip, chip,
-                   error))
+    std::string spec = options.chip.empty() ? "950pr" : options.chip;
+    if (!parseChip(spec, chip, error))
       return nullptr;
     if (!module.lookupSymbol<func::FuncOp>(entry)) {
       error = "the module has no function @" + entry;
@@ -254,8 +275,11 @@ public:
       tiling.tileRows = options.tileSizes[0];
     if (options.tileSizes.size() > 1)
       tiling.tileCols = options.tileSizes[1];
+    if (options.tileSizes.size() > 2)
+      tiling.doubleBuffer = options.tileSizes[2] != 1;
     return std::make_unique<AscendExecutable>(
-        module.clone(), entry, chip, tiling, options.profile, options.trace);
+        module.clone(), entry, spec, chip, tiling, options.profile,
+        options.trace);
   }
 };
 

@@ -152,6 +152,12 @@ struct Plan {
           cores = 0;
 };
 
+constexpr const char *kOneOpMessage =
+    "the ascend target lowers a function that returns the codes and scales "
+    "of one mxq.quantize of its argument, or the result of one "
+    "mxq.dequantize of its two arguments; other functions are not lowered "
+    "yet";
+
 LogicalResult fail(func::FuncOp func, const Twine &why) {
   return func.emitError() << "convert-mxq-to-vtile: @" << func.getSymName()
                           << ": " << why;
@@ -171,7 +177,7 @@ int64_t tileBytes(const Plan &p, int64_t t, int64_t c, bool dbl,
   bytes += needW ? roundUp(n * 4, 32) + roundUp(n / 8, 32) : 0; // W, lane mask
   bytes += depth * roundUp(n * p.codeBits / 8, 32);     // codes
   bytes += depth * t * nbPitch;                         // scale bytes
-  bytes += 5 * perBlock;                                // AM, E, S, MB, CONST
+  bytes += 7 * perBlock; // AM, E, S, MB, CONST and two temporaries
   bytes += roundUp(nb, 256) / 8;                        // block mask
   return bytes;
 }
@@ -185,9 +191,7 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
       !ret || ret.getNumOperands() != 2 ||
       ret.getOperand(0) != op.getCodes() || ret.getOperand(1) != op.getScales() ||
       &*std::next(body.begin()) != ret.getOperation())
-    return fail(func, "the ascend target lowers a function that returns the "
-                      "codes and scales of one mxq.quantize of its argument; "
-                      "other functions are not lowered yet");
+    return fail(func, kOneOpMessage);
   p.op = op;
   auto in = cast<RankedTensorType>(op.getInput().getType());
   auto codes = cast<RankedTensorType>(op.getCodes().getType());
@@ -205,14 +209,7 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
     p.rows *= d;
   p.k = in.getShape().back();
   p.block = op.getBlockSize();
-  if (p.block % 32)
-    return fail(func, "has block_size " + Twine(p.block) +
-                          "; the ascend target (as CANN) takes multiples of 32");
-  if (op.getScaleAlgorithm() != dialect::ScaleAlgorithm::floor)
-    return fail(func, "uses scale_algorithm = " +
-                          dialect::stringifyScaleAlgorithm(
-                              op.getScaleAlgorithm()) +
-                          "; the ascend recipe has floor only so far");
+  // The verifier holds block_size to multiples of 32 (CANN's rule too).
   auto layout = op.getScaleLayout();
   if (layout == dialect::ScaleLayout::swizzle_32_4_4)
     return fail(func, "uses the swizzle_32_4_4 scale layout, which the "
@@ -236,37 +233,49 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
                           " has no fp8/fp4 cast instructions, and the "
                           "integer emulation of the MX casts is not built "
                           "yet");
-  // Tile columns: 8 to 64 blocks (a row's scales fill whole 32-byte blocks
-  // of the scale buffer and one cast repeat), the row's data a whole number
-  // of 32-byte blocks in every buffer.
-  int64_t unit = 8 * p.block, widest = 64 * p.block;
+  // Tile columns: a multiple of 8 blocks, so that a row's data fills whole
+  // 32-byte blocks of every buffer; up to 64 blocks a row's scale bytes
+  // are packed by one masked cast repeat onto 32-byte rows, beyond that the
+  // row must hold a multiple of 32 blocks (its scales are then whole
+  // 32-byte rows themselves).
+  int64_t unit = 8 * p.block;
+  auto valid = [&](int64_t c) {
+    int64_t n = c / p.block;
+    return c > 0 && c % unit == 0 && (n <= 64 || n % 32 == 0);
+  };
   bool needW = p.op.getNanElement() == dialect::NanElement::zero ||
                p.format == ElementFormat::E2M1FN;
+  int64_t budget = chip.ubBytes - chip.ubReserved;
+  auto fits = [&](int64_t rows, int64_t c) {
+    return tileBytes(p, rows, c, options.doubleBuffer, needW) <= budget;
+  };
   if (options.tileCols) {
-    if (options.tileCols % unit || options.tileCols > widest)
+    if (!valid(options.tileCols))
       return fail(func, "tile-cols = " + Twine(options.tileCols) +
                             " is not a multiple of 8 blocks (" + Twine(unit) +
-                            ") up to 64 blocks (" + Twine(widest) + ")");
-    p.tileCols = options.tileCols;
-  } else {
-    p.tileCols = std::min(widest, roundUp(p.k, unit));
-  }
-  int64_t budget = chip.ubBytes - chip.ubReserved;
-  if (tileBytes(p, 1, p.tileCols, options.doubleBuffer, needW) > budget) {
-    if (options.tileCols)
-      return fail(func, "a tile of one row of " + Twine(p.tileCols) +
+                            " columns) of at most 64 blocks or a multiple "
+                            "of 32 blocks");
+    if (!fits(1, options.tileCols))
+      return fail(func, "a tile of one row of " + Twine(options.tileCols) +
                             " columns needs " +
-                            Twine(tileBytes(p, 1, p.tileCols,
+                            Twine(tileBytes(p, 1, options.tileCols,
                                             options.doubleBuffer, needW)) +
                             " bytes of UB, more than the " + Twine(budget) +
                             " chip " + Twine(chip.name) + " has");
-    while (p.tileCols > unit &&
-           tileBytes(p, 1, p.tileCols, options.doubleBuffer, needW) > budget)
-      p.tileCols -= unit;
-    if (tileBytes(p, 1, p.tileCols, options.doubleBuffer, needW) > budget)
-      return fail(func, "a tile of one row of " + Twine(p.tileCols) +
+    p.tileCols = options.tileCols;
+  } else {
+    // Whole rows where they fit (one burst a row), else the widest that
+    // does.
+    int64_t c = roundUp(p.k, unit);
+    if (!valid(c))
+      c = roundUp(p.k, 32 * p.block);
+    while (c > unit && (!valid(c) || !fits(1, c)))
+      c -= unit;
+    if (!fits(1, c))
+      return fail(func, "a tile of one row of " + Twine(c) +
                             " columns does not fit the " + Twine(budget) +
                             "-byte UB of chip " + Twine(chip.name));
+    p.tileCols = c;
   }
   p.slices = ceilDiv(p.k, p.tileCols);
   int64_t most = 1;
@@ -312,6 +321,8 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   const bool fp4 = p.format == ElementFormat::E2M1FN;
   const bool nanZero = op.getNanElement() == dialect::NanElement::zero;
   const bool needW = nanZero || fp4;
+  // Every attribute is read now: the op goes with the old body.
+  auto algorithm = op.getScaleAlgorithm();
   auto infPolicy = op.getInfPolicy();
   auto underflow = op.getUnderflow();
   auto rounding = op.getRounding();
@@ -367,7 +378,8 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   Value scaleBuf = e.buffer(depth * scaleSize);
   Value amBuf = e.buffer(perBlock), eBuf = e.buffer(perBlock),
         sBuf = e.buffer(perBlock), mbBuf = e.buffer(perBlock),
-        constBuf = e.buffer(perBlock);
+        constBuf = e.buffer(perBlock), tBuf = e.buffer(perBlock),
+        t2Buf = e.buffer(perBlock);
   Value blockMask = e.buffer(maskLanes / 8);
 
   // This core's tiles.
@@ -428,20 +440,63 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
                                e.add(pBuf, off * 4), r, u32, B);
     });
   }
-  // The floor scale: clamp(E - emax, 0, 254) of the exponent field E.
+  // The scale byte, per algorithm (ref: scaleByte), from the amax bits.
+  // E: the amax's exponent field (also what the underflow policy tests).
   e.scalar(BinaryKind::shr, eBuf, amBuf, u32v(23), u32, NB);
-  e.scalar(BinaryKind::max, sBuf, eBuf, u32v(emax), u32, NB);
-  e.scalar(BinaryKind::sub, sBuf, sBuf, u32v(emax), u32, NB);
-  e.scalar(BinaryKind::min, sBuf, sBuf, u32v(254), u32, NB);
+  auto clampFloor = [&](Value src) { // clamp(src - emax, 0, 254)
+    e.scalar(BinaryKind::max, sBuf, src, u32v(emax), u32, NB);
+    e.scalar(BinaryKind::sub, sBuf, sBuf, u32v(emax), u32, NB);
+    e.scalar(BinaryKind::min, sBuf, sBuf, u32v(254), u32, NB);
+  };
   auto selectConst = [&](CmpPredicate pred, Value src, int64_t against,
                          Value dst, int64_t value) {
     e.cmps(pred, blockMask, src, u32v(against), u32, maskLanes);
     e.dup(constBuf, u32v(value), u32, maskLanes);
     e.sel(dst, blockMask, constBuf, dst, u32, maskLanes);
   };
-  if (infPolicy != dialect::InfPolicy::exponent)
-    selectConst(CmpPredicate::eq, amBuf, 0x7F800000, sBuf,
-                infPolicy == dialect::InfPolicy::nan ? 255 : 254);
+  switch (algorithm) {
+  case dialect::ScaleAlgorithm::floor:
+    clampFloor(eBuf);
+    break;
+  case dialect::ScaleAlgorithm::ceil: // E + (mantissa != 0)
+    e.scalar(BinaryKind::And, tBuf, amBuf, u32v(0x7FFFFF), u32, NB);
+    e.scalar(BinaryKind::min, tBuf, tBuf, u32v(1), u32, NB);
+    e.binary(BinaryKind::add, tBuf, eBuf, tBuf, u32, NB);
+    clampFloor(tBuf);
+    break;
+  case dialect::ScaleAlgorithm::even: { // round to the element's mantissa
+    int64_t half = int64_t(1) << (22 - formatInfo(p.format).mbits);
+    e.scalar(BinaryKind::add, tBuf, amBuf, u32v(half), u32, NB);
+    e.scalar(BinaryKind::shr, tBuf, tBuf, u32v(23), u32, NB);
+    clampFloor(tBuf);
+    // A carry into the Inf exponent: 0xFE when saturating, else 0xFF.
+    selectConst(CmpPredicate::eq, tBuf, 255, sBuf,
+                infPolicy == dialect::InfPolicy::saturate ? 254 : 255);
+    break;
+  }
+  case dialect::ScaleAlgorithm::rceil: { // d = amax * fl32(1/max), up
+    e.scalar(BinaryKind::mul, mbBuf, amBuf,
+             FloatAttr::get(f32, 1.0f / formatInfo(p.format).maxFinite), f32,
+             NB);
+    e.scalar(BinaryKind::shr, sBuf, mbBuf, u32v(23), u32, NB);
+    e.scalar(BinaryKind::And, tBuf, mbBuf, u32v(0x7FFFFF), u32, NB);
+    // Up by one: a normal d with a mantissa, a subnormal one above 2^-127.
+    e.scalar(BinaryKind::add, t2Buf, tBuf, u32v(0x3FFFFF), u32, NB);
+    e.scalar(BinaryKind::shr, t2Buf, t2Buf, u32v(23), u32, NB);
+    e.scalar(BinaryKind::min, tBuf, tBuf, u32v(1), u32, NB);
+    e.cmps(CmpPredicate::eq, blockMask, sBuf, u32v(0), u32, maskLanes);
+    e.sel(tBuf, blockMask, t2Buf, tBuf, u32, maskLanes);
+    e.binary(BinaryKind::add, sBuf, sBuf, tBuf, u32, NB);
+    e.scalar(BinaryKind::min, sBuf, sBuf, u32v(255), u32, NB);
+    break;
+  }
+  }
+  // A block holding an infinity (and no NaN) per inf_policy; one holding a
+  // NaN gets 0xFF.
+  int64_t infScale = infPolicy == dialect::InfPolicy::nan        ? 255
+                     : infPolicy == dialect::InfPolicy::saturate ? 254
+                     : std::min<int64_t>(255 - emax, 254);
+  selectConst(CmpPredicate::eq, amBuf, 0x7F800000, sBuf, infScale);
   selectConst(CmpPredicate::gt, amBuf, 0x7F800000, sBuf, 255);
 
   // The multiplier bits: (254 - s) << 23; 2^-127 for s = 254, NaN for 255,
@@ -458,13 +513,19 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
 
   // The outputs of this buffer are free once their last DMA out is done.
   e.flag(false, Pipe::mte3, Pipe::v, pp);
-  // Scale bytes: one masked repeat per row, each row on 32 bytes.
-  for (int64_t row0 = 0; row0 < T; row0 += chip.maxRepeat) {
-    int64_t n = std::min<int64_t>(chip.maxRepeat, T - row0);
-    VCastOp::create(b, loc, e.add(scalesUB, row0 * scalePitch), e.add(sBuf, row0 * nbr * 4),
-        e.idx(n), u32, u8, RoundMode::none, false, b.getI64IntegerAttr(nbr),
-        b.getDenseI64ArrayAttr({1, 1}),
-        b.getDenseI64ArrayAttr({scalePitch / 32, nbr * 4 / 32}));
+  // Scale bytes: rows of a multiple of 32 are contiguous, one cast;
+  // shorter rows take one masked repeat each, each row on 32 bytes.
+  if (nbr % 32 == 0) {
+    e.cast(scalesUB, u8, sBuf, u32, RoundMode::none, false, NB);
+  } else {
+    for (int64_t row0 = 0; row0 < T; row0 += chip.maxRepeat) {
+      int64_t n = std::min<int64_t>(chip.maxRepeat, T - row0);
+      VCastOp::create(
+          b, loc, e.add(scalesUB, row0 * scalePitch),
+          e.add(sBuf, row0 * nbr * 4), e.idx(n), u32, u8, RoundMode::none,
+          false, b.getI64IntegerAttr(nbr), b.getDenseI64ArrayAttr({1, 1}),
+          b.getDenseI64ArrayAttr({scalePitch / 32, nbr * 4 / 32}));
+    }
   }
 
   // The scaled elements P = x * multiplier, in f32.
@@ -530,6 +591,311 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   func::ReturnOp::create(b, loc);
 }
 
+/// What one dequantize asks for.
+struct DequantizePlan {
+  dialect::DequantizeOp op;
+  int64_t rows = 1, k = 0, block = 32;
+  Type codeType, outType;
+  ElementFormat format;
+  unsigned codeBits = 8, outBytes = 4;
+  bool pairs = false, saturate = false;
+  int64_t tileRows = 0, tileCols = 0, slices = 0, tiles = 0, cores = 0;
+};
+
+int64_t dequantizeBytes(const DequantizePlan &p, int64_t t, int64_t c,
+                        bool dbl) {
+  int64_t n = t * c, nb = n / p.block, depth = dbl ? 2 : 1;
+  int64_t bytes = 0;
+  bytes += depth * roundUp(n * p.codeBits / 8, 32);    // codes
+  bytes += depth * t * roundUp(c / p.block, 32);       // scale bytes
+  bytes += roundUp(n * 4, 32);                         // D (decoded)
+  bytes += p.codeBits == 4 ? roundUp(n * 2, 32) : 0;   // Q (bf16)
+  bytes += roundUp(n * 4, 32) + roundUp(n / 8, 32);    // W, lane mask
+  bytes += (p.outBytes == 4 ? depth : 1) * roundUp(n * 4, 32); // P
+  bytes += p.outBytes == 4 ? 0 : depth * roundUp(n * p.outBytes, 32);
+  bytes += 3 * roundUp(nb, 256) * 4 + roundUp(nb, 256) / 8; // S, MB, CONST
+  return bytes;
+}
+
+LogicalResult planDequantize(func::FuncOp func, const Chip &chip,
+                             const TilingOptions &options,
+                             DequantizePlan &p) {
+  Block &body = func.getBody().front();
+  auto op = dyn_cast<dialect::DequantizeOp>(body.front());
+  auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
+  if (!op || func.getNumArguments() != 2 ||
+      op.getCodes() != func.getArgument(0) ||
+      op.getScales() != func.getArgument(1) || !ret ||
+      ret.getNumOperands() != 1 || ret.getOperand(0) != op.getResult() ||
+      &*std::next(body.begin()) != ret.getOperation())
+    return fail(func, kOneOpMessage);
+  p.op = op;
+  auto codes = cast<RankedTensorType>(op.getCodes().getType());
+  auto scales = cast<RankedTensorType>(op.getScales().getType());
+  auto out = cast<RankedTensorType>(op.getResult().getType());
+  if (!codes.hasStaticShape() || !scales.hasStaticShape() ||
+      !out.hasStaticShape())
+    return fail(func, "needs static shapes (mxq-run specialises a function "
+                      "to its inputs' shapes before lowering it)");
+  int64_t rank = codes.getRank();
+  if (int64_t(op.getAxis()) != rank - 1)
+    return fail(func, "dequantizes along axis " + Twine(op.getAxis()) +
+                          "; the ascend recipe takes the last axis only so "
+                          "far");
+  for (int64_t d : codes.getShape().drop_back())
+    p.rows *= d;
+  p.k = codes.getShape().back();
+  p.block = op.getBlockSize();
+  if (op.getScaleLayout() == dialect::ScaleLayout::swizzle_32_4_4)
+    return fail(func, "uses the swizzle_32_4_4 scale layout, which the "
+                      "ascend recipe does not read yet");
+  p.pairs = op.getScaleLayout() == dialect::ScaleLayout::pairs;
+  p.codeType = codes.getElementType();
+  p.format = *dialect::getElementFormat(p.codeType);
+  p.codeBits = p.format == ElementFormat::E2M1FN ? 4 : 8;
+  if (p.format == ElementFormat::E2M3FN || p.format == ElementFormat::E3M2FN)
+    return fail(func, "dequantizes " + Twine(formatInfo(p.format).name) +
+                          ", but the Ascend vector core has no FP6 cast");
+  if (!chip.mxCasts)
+    return fail(func, "chip " + Twine(chip.name) +
+                          " has no fp8/fp4 cast instructions, and the "
+                          "integer emulation of the MX casts is not built "
+                          "yet");
+  p.outType = out.getElementType();
+  p.outBytes = p.outType.getIntOrFloatBitWidth() / 8;
+  p.saturate = op.getCast() == dialect::ResultCast::saturate;
+  int64_t unit = 8 * p.block;
+  auto valid = [&](int64_t c) {
+    int64_t n = c / p.block;
+    return c > 0 && c % unit == 0 && (n <= 64 || n % 32 == 0);
+  };
+  int64_t budget = chip.ubBytes - chip.ubReserved;
+  auto fits = [&](int64_t rows, int64_t c) {
+    return dequantizeBytes(p, rows, c, options.doubleBuffer) <= budget;
+  };
+  if (options.tileCols) {
+    if (!valid(options.tileCols))
+      return fail(func, "tile-cols = " + Twine(options.tileCols) +
+                            " is not a multiple of 8 blocks (" + Twine(unit) +
+                            " columns) of at most 64 blocks or a multiple "
+                            "of 32 blocks");
+    if (!fits(1, options.tileCols))
+      return fail(func, "a tile of one row of " + Twine(options.tileCols) +
+                            " columns does not fit the " + Twine(budget) +
+                            "-byte UB of chip " + Twine(chip.name));
+    p.tileCols = options.tileCols;
+  } else {
+    int64_t c = roundUp(p.k, unit);
+    if (!valid(c))
+      c = roundUp(p.k, 32 * p.block);
+    while (c > unit && (!valid(c) || !fits(1, c)))
+      c -= unit;
+    if (!fits(1, c))
+      return fail(func, "a tile of one row of " + Twine(c) +
+                            " columns does not fit the " + Twine(budget) +
+                            "-byte UB of chip " + Twine(chip.name));
+    p.tileCols = c;
+  }
+  p.slices = ceilDiv(p.k, p.tileCols);
+  int64_t most = 1;
+  while (most < std::min<int64_t>(p.rows, chip.maxBurstCount) &&
+         fits(most + 1, p.tileCols))
+    ++most;
+  if (options.tileRows) {
+    if (options.tileRows > most)
+      return fail(func, "tile-rows = " + Twine(options.tileRows) + " with " +
+                            Twine(p.tileCols) + " columns does not fit the " +
+                            Twine(budget) + "-byte UB of chip " +
+                            Twine(chip.name));
+    p.tileRows = options.tileRows;
+  } else {
+    int64_t perSlice = ceilDiv(chip.cores, p.slices);
+    p.tileRows = std::clamp<int64_t>(p.rows / perSlice, 1, most);
+  }
+  p.tiles = ceilDiv(p.rows, p.tileRows) * p.slices;
+  p.cores = std::min<int64_t>(chip.cores, p.tiles);
+  return success();
+}
+
+void emitDequantize(func::FuncOp func, const Chip &chip,
+                    const DequantizePlan &p, const TilingOptions &options) {
+  MLIRContext *ctx = func.getContext();
+  auto gm = MemorySpaceAttr::get(ctx, MemorySpace::gm);
+  auto memrefOf = [&](Value v) {
+    auto t = cast<RankedTensorType>(v.getType());
+    return MemRefType::get(t.getShape(), t.getElementType(),
+                           MemRefLayoutAttrInterface(), gm);
+  };
+  dialect::DequantizeOp op = p.op;
+  SmallVector<Type> args = {memrefOf(op.getCodes()), memrefOf(op.getScales()),
+                            memrefOf(op.getResult())};
+  Location loc = op.getLoc();
+  const bool dbl = options.doubleBuffer;
+  const bool fp4 = p.codeBits == 4;
+
+  Block &old = func.getBody().front();
+  Block *entry = new Block();
+  for (Type t : args)
+    entry->addArgument(t, func.getLoc());
+  func.getBody().push_front(entry);
+  old.dropAllDefinedValueUses();
+  old.erase();
+  func.setFunctionType(FunctionType::get(ctx, args, {}));
+  func->setAttr(kKernelAttr, UnitAttr::get(ctx));
+  func->setAttr(kCoresAttr,
+                IntegerAttr::get(IntegerType::get(ctx, 64), p.cores));
+  func->removeAttr("llvm.emit_c_interface");
+
+  OpBuilder b = OpBuilder::atBlockBegin(entry);
+  Emitter e{b, loc, chip};
+  Value codesGM = entry->getArgument(0), scalesGM = entry->getArgument(1),
+        outGM = entry->getArgument(2);
+  Type f32 = b.getF32Type(), bf16 = b.getBF16Type();
+  Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+
+  const int64_t T = p.tileRows, C = p.tileCols, N = T * C, B = p.block;
+  const int64_t nbr = C / B, NB = N / B, nbK = ceilDiv(p.k, B);
+  const int64_t scaleRow = p.pairs ? 2 * ceilDiv(nbK, 2) : nbK;
+  const int64_t codeRow = ceilDiv(p.k * p.codeBits, 8);
+  const int64_t codePitch = C * p.codeBits / 8, outPitch = C * p.outBytes;
+  const int64_t scalePitch = roundUp(nbr, 32);
+  const int64_t maskLanes = roundUp(NB, 256), perBlock = maskLanes * 4;
+  const int64_t depth = dbl ? 2 : 1;
+
+  int64_t codeSize = roundUp(N * p.codeBits / 8, 32);
+  Value codeBuf = e.buffer(depth * codeSize);
+  int64_t scaleSize = T * scalePitch;
+  Value scaleBuf = e.buffer(depth * scaleSize);
+  Value dBuf = e.buffer(N * 4);
+  Value qBuf = fp4 ? e.buffer(N * 2) : Value();
+  Value wBuf = e.buffer(N * 4), laneMask = e.buffer(N / 8);
+  int64_t pSize = roundUp(N * 4, 32);
+  Value pBuf = e.buffer((p.outBytes == 4 ? depth : 1) * pSize);
+  int64_t outSize = roundUp(N * p.outBytes, 32);
+  Value outBuf = p.outBytes == 4 ? Value() : e.buffer(depth * outSize);
+  Value sBuf = e.buffer(perBlock), mbBuf = e.buffer(perBlock),
+        constBuf = e.buffer(perBlock), blockMask = e.buffer(maskLanes / 8);
+
+  Value core = CoreIdOp::create(b, loc, b.getIndexType());
+  Value t0 = e.div(e.mul(core, p.tiles), p.cores);
+  Value t1 = e.div(e.mul(e.add(core, 1), p.tiles), p.cores);
+  Value zero = e.idx(0), one = e.idx(1);
+  for (int64_t id = 0; id < depth; ++id) {
+    e.flag(true, Pipe::v, Pipe::mte2, e.idx(id));
+    e.flag(true, Pipe::mte3, Pipe::v, e.idx(id));
+  }
+  auto loop = scf::ForOp::create(b, loc, t0, t1, one);
+  b.setInsertionPointToStart(loop.getBody());
+  Value t = loop.getInductionVar();
+  Value pp = dbl ? e.rem(e.sub(t, t0), 2) : zero;
+  Value codesUB = e.add(codeBuf, e.mul(pp, codeSize));
+  Value scalesUB = e.add(scaleBuf, e.mul(pp, scaleSize));
+  Value P = p.outBytes == 4 ? e.add(pBuf, e.mul(pp, pSize)) : pBuf;
+  Value outUB = p.outBytes == 4 ? P : e.add(outBuf, e.mul(pp, outSize));
+  Value slice = e.rem(t, p.slices), rowTile = e.div(t, p.slices);
+  Value r0 = e.mul(rowTile, T), c0 = e.mul(slice, C);
+  Value rows = e.min(e.idx(T), e.sub(e.idx(p.rows), r0));
+  Value cols = e.min(e.idx(C), e.sub(e.idx(p.k), c0));
+  auto padded = [&](Value len) { return e.mul(e.div(e.add(len, 31), 32), 32); };
+
+  // DMA in: the codes and the scale bytes of this tile.
+  e.flag(false, Pipe::v, Pipe::mte2, pp);
+  Value codeLen = e.div(e.add(e.mul(cols, p.codeBits), 7), 8);
+  CopyGmToUbOp::create(
+      b, loc, codesUB, codesGM,
+      e.add(e.mul(r0, codeRow), e.div(e.mul(c0, p.codeBits), 8)), rows,
+      codeLen, e.sub(e.idx(codeRow), codeLen),
+      e.div(e.sub(e.idx(codePitch), padded(codeLen)), 32),
+      b.getI64IntegerAttr(0));
+  Value blocks = e.div(e.add(cols, B - 1), B);
+  CopyGmToUbOp::create(
+      b, loc, scalesUB, scalesGM, e.add(e.mul(r0, scaleRow), e.div(c0, B)),
+      rows, blocks, e.sub(e.idx(scaleRow), blocks),
+      e.div(e.sub(e.idx(scalePitch), padded(blocks)), 32),
+      b.getI64IntegerAttr(0));
+  e.flag(true, Pipe::mte2, Pipe::v, pp);
+  e.flag(false, Pipe::mte2, Pipe::v, pp);
+
+  // Decode (exact) and widen the scale bytes.
+  if (fp4) {
+    e.cast(qBuf, bf16, codesUB, p.codeType, RoundMode::none, false, N);
+    e.cast(dBuf, f32, qBuf, bf16, RoundMode::none, false, N);
+  } else {
+    e.cast(dBuf, f32, codesUB, p.codeType, RoundMode::none, false, N);
+  }
+  if (nbr % 32 == 0) {
+    e.cast(sBuf, u32, scalesUB, u8, RoundMode::none, false, NB);
+  } else {
+    for (int64_t row0 = 0; row0 < T; row0 += chip.maxRepeat) {
+      int64_t n = std::min<int64_t>(chip.maxRepeat, T - row0);
+      VCastOp::create(
+          b, loc, e.add(sBuf, row0 * nbr * 4),
+          e.add(scalesUB, row0 * scalePitch), e.idx(n), u8, u32,
+          RoundMode::none, false, b.getI64IntegerAttr(nbr),
+          b.getDenseI64ArrayAttr({1, 1}),
+          b.getDenseI64ArrayAttr({nbr * 4 / 32, scalePitch / 32}));
+    }
+  }
+  e.flag(true, Pipe::v, Pipe::mte2, pp); // codes and scales consumed
+
+  // The scale value 2^(s - 127) as bits: s << 23, 2^-127 for s = 0, NaN
+  // for 0xFF (ref: scaleValue).
+  e.scalar(BinaryKind::shl, mbBuf, sBuf, u32v(23), u32, NB);
+  auto selectConst = [&](CmpPredicate pred, Value src, int64_t against,
+                         Value dst, int64_t value) {
+    e.cmps(pred, blockMask, src, u32v(against), u32, maskLanes);
+    e.dup(constBuf, u32v(value), u32, maskLanes);
+    e.sel(dst, blockMask, constBuf, dst, u32, maskLanes);
+  };
+  selectConst(CmpPredicate::eq, sBuf, 0, mbBuf, 0x00400000);
+  selectConst(CmpPredicate::eq, sBuf, 255, mbBuf, 0x7FC00000);
+
+  if (p.outBytes == 4) // P is this tile's output buffer
+    e.flag(false, Pipe::mte3, Pipe::v, pp);
+  e.repeated(N, 64, std::max<int64_t>(1, B / 8),
+             [&](int64_t off, Value r, IntegerAttr) {
+               VBroadcastGroupOp::create(b, loc, e.add(P, off * 4),
+                                         e.add(mbBuf, off / B * 4), r, u32,
+                                         B);
+             });
+  e.binary(BinaryKind::mul, P, dBuf, P, f32, N);
+  // NaN: the canonical quiet NaN, or +0 where the result cast saturates.
+  e.scalar(BinaryKind::And, wBuf, P, u32v(0x7FFFFFFF), u32, N);
+  e.cmps(CmpPredicate::gt, laneMask, wBuf, u32v(0x7F800000), u32, N);
+  e.dup(wBuf, u32v(p.saturate ? 0 : 0x7FC00000), u32, N);
+  e.sel(P, laneMask, wBuf, P, u32, N);
+  if (p.saturate && p.outBytes == 4) { // +-Inf: +-the largest finite f32
+    e.scalar(BinaryKind::And, wBuf, P, u32v(0x7FFFFFFF), u32, N);
+    e.cmps(CmpPredicate::eq, laneMask, wBuf, u32v(0x7F800000), u32, N);
+    e.scalar(BinaryKind::And, wBuf, P, u32v(0x80000000), u32, N);
+    e.scalar(BinaryKind::Or, wBuf, wBuf, u32v(0x7F7FFFFF), u32, N);
+    e.sel(P, laneMask, wBuf, P, u32, N);
+  }
+  if (p.outBytes != 4) {
+    e.flag(false, Pipe::mte3, Pipe::v, pp);
+    e.cast(outUB, p.outType, P, f32, RoundMode::rint, p.saturate, N);
+  }
+
+  // DMA out.
+  e.flag(true, Pipe::v, Pipe::mte3, pp);
+  e.flag(false, Pipe::v, Pipe::mte3, pp);
+  Value outLen = e.mul(cols, p.outBytes);
+  CopyUbToGmOp::create(
+      b, loc, outGM, e.mul(e.add(e.mul(r0, p.k), c0), p.outBytes), outUB,
+      rows, outLen, e.div(e.sub(e.idx(outPitch), padded(outLen)), 32),
+      e.mul(e.sub(e.idx(p.k), cols), p.outBytes));
+  e.flag(true, Pipe::mte3, Pipe::v, pp);
+
+  b.setInsertionPointAfter(loop);
+  for (int64_t id = 0; id < depth; ++id) {
+    e.flag(false, Pipe::v, Pipe::mte2, e.idx(id));
+    e.flag(false, Pipe::mte3, Pipe::v, e.idx(id));
+  }
+  func::ReturnOp::create(b, loc);
+}
+
 struct ConvertMXQToVTilePass
     : impl::ConvertMXQToVTileBase<ConvertMXQToVTilePass> {
   using Base::Base;
@@ -571,6 +937,13 @@ LogicalResult lowerFunctionToVTile(func::FuncOp func, const Chip &chip,
   ctx->getOrLoadDialect<VTileDialect>();
   ctx->getOrLoadDialect<arith::ArithDialect>();
   ctx->getOrLoadDialect<scf::SCFDialect>();
+  if (isa<dialect::DequantizeOp>(func.getBody().front().front())) {
+    DequantizePlan p;
+    if (failed(planDequantize(func, chip, options, p)))
+      return failure();
+    emitDequantize(func, chip, p, options);
+    return success();
+  }
   Plan p;
   if (failed(plan(func, chip, options, p)))
     return failure();

@@ -225,6 +225,7 @@ struct Core {
   double freeAt[4] = {0, 0, 0, 0}, lastDone[4] = {0, 0, 0, 0};
   double busy[4] = {0, 0, 0, 0};
   double issue = 0;
+  double gmFree = 0; ///< when the core's share of GM bandwidth is free
   Flag flags[4][4][8];
 };
 
@@ -606,10 +607,31 @@ private:
     return true;
   }
 
-  double dmaOccupancy(int64_t bursts, int64_t bytes, bool read) {
-    double share = chip.gmBytesPerCycle() / double(std::max<int64_t>(numCores, 1));
-    double rate = std::min(read ? chip.dmaReadCap : chip.dmaWriteCap, share);
-    return chip.dmaIssue + bursts * chip.dmaBurst + std::ceil(bytes / rate);
+  /// Schedules a DMA of `bytes` in `bursts` on `pipe`: the queue is busy
+  /// for the issue and burst overheads, then for the transfer, which runs
+  /// at the direction's per-core cap and, in both directions together, at
+  /// the core's fair share of GM bandwidth (one channel per core: a read
+  /// and a write of one core share it). Returns the completion.
+  double scheduleDMA(Operation *op, int pipe, double ready, int64_t bursts,
+                     int64_t bytes, bool read) {
+    double share =
+        chip.gmBytesPerCycle() / double(std::max<int64_t>(numCores, 1));
+    double cap = read ? chip.dmaReadCap : chip.dmaWriteCap;
+    ++core->count[pipe];
+    core->clock[pipe][pipe] = core->count[pipe];
+    double start = std::max({core->issue, core->freeAt[pipe], ready});
+    double transfer =
+        std::max(start + chip.dmaIssue + bursts * chip.dmaBurst, core->gmFree);
+    core->gmFree = transfer + bytes / share;
+    double end = std::max(transfer + bytes / cap, core->gmFree);
+    core->freeAt[pipe] = end;
+    double done =
+        end + (read ? chip.dmaReadLatency : chip.dmaWriteLatency);
+    core->lastDone[pipe] = std::max(core->lastDone[pipe], done);
+    core->busy[pipe] += end - start;
+    if (tracing && events.size() < 1000000)
+      events.push_back({op, core->id, pipe, start, done - start});
+    return done;
   }
 
   static int64_t elementBytes(Value memref) {
@@ -667,8 +689,7 @@ private:
         dst[k] = fill[(k - len) % std::min<int64_t>(es, 8)];
     }
     report.gmRead += count * len;
-    double done = schedule(op, kMTE2, ready, dmaOccupancy(count, count * len, true),
-                           chip.dmaReadLatency);
+    double done = scheduleDMA(op, kMTE2, ready, count, count * len, true);
     record(op, kMTE2, accesses, done);
     return true;
   }
@@ -699,9 +720,7 @@ private:
       std::memcpy(data + off + i * (len + dstStride),
                   core->ub.data() + ub + i * (padded + 32 * srcStride), len);
     report.gmWritten += count * len;
-    double done = schedule(op, kMTE3, ready,
-                           dmaOccupancy(count, count * len, false),
-                           chip.dmaWriteLatency);
+    double done = scheduleDMA(op, kMTE3, ready, count, count * len, false);
     record(op, kMTE3, accesses, done);
     return true;
   }
@@ -957,10 +976,18 @@ private:
     switch (to) {
     case LT::F32:
       return ref::bitsOf(x);
-    case LT::BF16:
-      return toBF16Rounded(x, op.getRound(), op.getSat());
-    case LT::F16:
-      return toF16Bits(x);
+    case LT::BF16: {
+      uint32_t r = toBF16Rounded(x, op.getRound(), false);
+      if (op.getSat() && (r & 0x7FFF) == 0x7F80) // overflow or Inf
+        r = (r & 0x8000) | 0x7F7F;
+      return r;
+    }
+    case LT::F16: {
+      uint32_t r = toF16Bits(x);
+      if (op.getSat() && (r & 0x7FFF) == 0x7C00)
+        r = (r & 0x8000) | 0x7BFF;
+      return r;
+    }
     case LT::E4M3:
       return encodeElement(x, ElementFormat::E4M3FN, Rounding::RNE,
                            NanElement::Max);

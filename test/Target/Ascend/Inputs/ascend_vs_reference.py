@@ -7,7 +7,9 @@ usage: ascend_vs_reference.py MXQ_RUN OUTDIR [--chip C ...] [--shape MxK ...]
 Every function of one floating-point argument in the files is run on random
 data with edge cases (zeros, subnormals, Inf, NaN, values at the format's
 saturation and rounding ties) in each shape (the ones below by default:
-aligned, ragged, one row, one element). A function the ascend lowering
+aligned, ragged, one row, one element); every function of codes and scales
+(a dequantize) on random codes (NaN and Inf codes included) and random
+scale bytes (0, 254 and the NaN scale 255 included). A function the ascend lowering
 does not take yet prints UNSUPPORTED with the lowering's sentence; any
 byte that differs prints MISMATCH. Exit 1 on a mismatch, a crash, or fewer
 lowered functions than --expect-lowered."""
@@ -59,37 +61,74 @@ def make(shape, dtype):
         b16[np.isnan(x)] = 0x7FC0
         return b16
     if dtype == "f16":
-        return x.astype(np.float16)
+        with np.errstate(over="ignore"):
+            return x.astype(np.float16)
     return x
 
 
 def run_one(path, entry, target, extra, xin, d):
     os.makedirs(d, exist_ok=True)
-    cmd = [run, path, "--entry", entry, "--target=" + target, "--input", xin,
+    cmd = [run, path, "--entry", entry, "--target=" + target,
            "--output-dir", d] + extra
+    for i in (xin if isinstance(xin, list) else [xin]):
+        cmd += ["--input", i]
     return subprocess.run(cmd, capture_output=True, text=True)
 
 
+def make_dequant_inputs(tag, shape, code_ty, scale_ty):
+    """Codes and scale bytes for a last-axis dequantize of `shape`."""
+    m, k = shape[:-1], shape[-1]
+    fp4 = code_ty == "f4E2M1FN"
+    codes = rng.integers(0, 256, size=m + ((k + 1) // 2 if fp4 else k,),
+                         dtype=np.uint8)
+    if fp4 and k % 2:
+        codes[..., -1] &= 0x0F
+    nb = (k + 31) // 32
+    if scale_ty:
+        sshape = m + ((nb + 1) // 2, 2)
+    else:
+        sshape = m + (nb,)
+    scales = rng.integers(100, 150, size=sshape, dtype=np.uint8)
+    flat = scales.reshape(-1)
+    for j, v in enumerate([0, 255, 254, 1, 127]):
+        if 2 * j < flat.size:
+            flat[2 * j] = v
+    paths = [os.path.join(out, tag + "-codes.npy"),
+             os.path.join(out, tag + "-scales.npy")]
+    np.save(paths[0], codes)
+    np.save(paths[1], scales)
+    return paths, (["--fp4-length=%d" % k] if fp4 else [])
+
+
 failures = lowered = unsupported = compared = 0
-sig = re.compile(r"func\.func @(\w+)\(%\w+: tensor<([^>]*)>\)")
+sig = re.compile(r"func\.func @(\w+)\(%\w+: tensor<([^>]*)>(?:, %\w+: tensor<([^>]*)>)?\)")
 for path in files:
-    for entry, ty in sig.findall(open(path).read()):
+    for entry, ty, ty2 in sig.findall(open(path).read()):
         elt = ty.split("x")[-1]
-        if elt not in ("bf16", "f16", "f32"):
+        if ty2 == "" and elt not in ("bf16", "f16", "f32"):
+            continue
+        if ty2 != "" and elt[:2] not in ("f8", "f6", "f4"):
+            continue
+        if ty2 != "" and "f8E8M0FNU" not in ty2:
             continue
         rank = ty.count("x")
         ok_entry = True
         for shape in shapes:
             shape = (1,) * (rank - len(shape)) + shape if rank > len(shape) else shape[-rank:]
             tag = "%s-%s" % (entry, "x".join(map(str, shape)))
-            xin = os.path.join(out, tag + "-x.npy")
-            np.save(xin, make(shape, elt))
-            ref = run_one(path, entry, "reference", [], xin, os.path.join(out, tag, "ref"))
+            extra = []
+            if ty2:
+                pairs = "x2x" if ty2.endswith("x2xf8E8M0FNU") else ""
+                xin, extra = make_dequant_inputs(tag, shape, elt, pairs)
+            else:
+                xin = os.path.join(out, tag + "-x.npy")
+                np.save(xin, make(shape, elt))
+            ref = run_one(path, entry, "reference", extra, xin, os.path.join(out, tag, "ref"))
             if ref.returncode:
                 continue  # the shape does not fit the function (e.g. even K)
             for chip in chips:
                 d = os.path.join(out, tag, chip)
-                r = run_one(path, entry, "ascend", ["--chip=" + chip], xin, d)
+                r = run_one(path, entry, "ascend", ["--chip=" + chip] + extra, xin, d)
                 if r.returncode:
                     msg = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "exit %d" % r.returncode
                     if "convert-mxq-to-vtile" in msg and r.returncode == 1:

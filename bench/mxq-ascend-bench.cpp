@@ -1,0 +1,173 @@
+//===- mxq-ascend-bench.cpp - modelled time of the Ascend-like target -----===//
+//
+//   mxq-ascend-bench [--size N] [--chip C ...]
+//
+// For each kernel on an N x N bf16 input (default 8192), the simulator's
+// modelled time on each chip model against the DMA bound of the same bytes
+// on the same model (every byte read and written once at the chip's GM
+// bandwidth, or at the cores' DMA caps where those are lower), with double
+// buffering and without, and across tile shapes. The ratio bound / modelled
+// is what the kernel reaches of the bound (1.0: DMA-bound). bench/RESULTS.md
+// has the numbers and what limits each kernel.
+//
+//===----------------------------------------------------------------------===//
+#include "mxq/InitAll.h"
+#include "mxq/Runtime/Tensor.h"
+#include "mxq/Target/Ascend/Chip.h"
+#include "mxq/Target/Target.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <random>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("mxq-ascend-bench options");
+static cl::opt<int64_t> size("size", cl::desc("rows and columns (default 8192)"),
+                             cl::init(8192), cl::cat(category));
+static cl::list<std::string> chips("chip",
+                                   cl::desc("chip models (default 950pr, "
+                                            "950dt)"),
+                                   cl::cat(category));
+
+namespace {
+
+struct Kernel {
+  std::string name;
+  std::string text;
+  unsigned codeBits;
+};
+
+std::vector<Kernel> kernels(int64_t n) {
+  auto quantize = [&](const char *code, unsigned bits, const char *extra) {
+    std::string nb = std::to_string((n + 31) / 32);
+    std::string s = std::to_string(n);
+    std::string t = "tensor<" + s + "x" + s;
+    return "func.func @f(%x: " + t + "xbf16>) -> (" + t + "x" + code +
+           ">, tensor<" + s + "x" + nb + "xf8E8M0FNU>) {\n"
+           "  %q, %s = mxq.quantize %x axis = 1 scale = floor " + extra +
+           " : " + t + "xbf16> -> " + t + "x" + code + ">, tensor<" + s +
+           "x" + nb + "xf8E8M0FNU>\n  return %q, %s : " + t + "x" + code +
+           ">, tensor<" + s + "x" + nb + "xf8E8M0FNU>\n}\n";
+  };
+  (void)quantize;
+  return {{"MXFP8 quantize (e4m3)", quantize("f8E4M3FN", 8, ""), 8},
+          {"FP4 quantize (e2m1)", quantize("f4E2M1FN", 4, ""), 4}};
+}
+
+struct Config {
+  std::string name;
+  std::vector<int64_t> tiles; ///< tile rows, tile columns (0: chosen)
+  bool doubleBuffer;
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "modelled time of the Ascend-like target\n");
+  int64_t n = size;
+  if (n < 64) {
+    llvm::errs() << "mxq-ascend-bench: error: --size must be at least 64\n";
+    return 1;
+  }
+  std::vector<std::string> chipList(chips.begin(), chips.end());
+  if (chipList.empty())
+    chipList = {"950pr", "950dt"};
+  mxq::registerAllTargets();
+  DialectRegistry registry;
+  mxq::registerDialects(registry);
+  MLIRContext context(registry);
+  std::string error;
+  const mxq::Target *ascend = mxq::lookupTarget("ascend", error);
+  if (!ascend) {
+    llvm::errs() << "mxq-ascend-bench: error: " << error << "\n";
+    return 1;
+  }
+  // Random bf16 data around 1 (bits of a normal f32, truncated).
+  mxq::RawTensor x;
+  x.shape = {n, n};
+  x.elementType = BFloat16Type::get(&context);
+  x.data.resize(size_t(n * n * 2));
+  std::mt19937 rng(7);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (int64_t i = 0; i < n * n; ++i) {
+    float v = normal(rng);
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    uint16_t h = uint16_t(bits >> 16);
+    std::memcpy(&x.data[size_t(2 * i)], &h, 2);
+  }
+  std::vector<Config> configs = {
+      {"default (double buffered)", {}, true},
+      {"single buffered", {}, false},
+      {"tile 1 x 2048", {1, 2048}, true},
+      {"tile 4 x 2048", {4, 2048}, true},
+      {"tile 16 x 512", {16, 512}, true},
+      {"tile 64 x 256", {64, 256}, true},
+  };
+  llvm::outs() << "mxq-ascend-bench: " << n << " x " << n
+               << " bf16, modelled by the ascend simulator\n";
+  int failures = 0;
+  for (const std::string &c : chipList) {
+    mxq::vtile::Chip chip;
+    if (!mxq::vtile::parseChip(c, chip, error)) {
+      llvm::errs() << "mxq-ascend-bench: error: --chip: " << error << "\n";
+      return 1;
+    }
+    for (const Kernel &k : kernels(n)) {
+      double readBytes = double(n) * n * 2;
+      double writeBytes = double(n) * n * k.codeBits / 8 +
+                          double(n) * ((n + 31) / 32);
+      double bound = std::max(
+          {(readBytes + writeBytes) / chip.gmBytesPerSec,
+           readBytes / (chip.cores * chip.dmaReadCap * chip.freqHz),
+           writeBytes / (chip.cores * chip.dmaWriteCap * chip.freqHz)});
+      llvm::outs() << llvm::format(
+          "%s %s: %.1f MB moved, DMA bound %.1f us\n", c.c_str(),
+          k.name.c_str(), (readBytes + writeBytes) / 1e6, bound * 1e6);
+      for (const Config &cfg : configs) {
+        OwningOpRef<ModuleOp> module =
+            parseSourceString<ModuleOp>(k.text, &context);
+        mxq::TargetOptions options;
+        options.chip = c;
+        options.tileSizes = cfg.tiles;
+        options.profile = true;
+        std::string tag = cfg.name;
+        std::unique_ptr<mxq::Executable> exe;
+        mxq::Timing timing;
+        if (!cfg.doubleBuffer) // the third size: buffers per stage
+          options.tileSizes = {0, 0, 1};
+        if (!module ||
+            !(exe = ascend->compile(*module, "f", options, error)) ||
+            !exe->time({x}, 1, timing, error)) {
+          llvm::outs() << "  " << tag << ": error: " << error << "\n";
+          ++failures;
+          continue;
+        }
+        double modelled = timing.deviceMillis / 1e3;
+        std::string report = exe->report();
+        std::string busy;
+        if (size_t at = report.find("busy"); at != std::string::npos)
+          busy = report.substr(at, report.find('\n', at) - at);
+        llvm::outs() << llvm::format(
+            "  %-26s %9.1f us  bound/modelled %.2f  (%s; simulated in %.1f "
+            "s)\n",
+            tag.c_str(), modelled * 1e6, bound / modelled, busy.c_str(),
+            timing.wallMillis / 1e3);
+      }
+    }
+  }
+  llvm::outs() << "dual and two-level quantize: not lowered to the ascend "
+                  "target yet (convert-mxq-to-vtile says so)\n";
+  return failures ? 1 : 0;
+}
