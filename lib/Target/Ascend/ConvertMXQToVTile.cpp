@@ -140,10 +140,117 @@ struct Emitter {
   }
 };
 
+/// The per-block buffers of the scale recipe: u32 lanes, `lanes` of them
+/// used, `maskLanes` (a multiple of 256) allocated.
+struct BlockBuffers {
+  Value am, e, s, mb, cst, t, t2, mask;
+  int64_t lanes, maskLanes;
+};
+struct BlockPolicy {
+  dialect::ScaleAlgorithm algorithm;
+  dialect::InfPolicy inf;
+  dialect::Underflow underflow;
+  ElementFormat format;
+};
+
+/// From the amax bits of each block (bb.am), its scale byte (bb.s, ref:
+/// scaleByte) and the bits of its f32 multiplier (bb.mb, ref:
+/// blockMultiplier).
+void emitScaleAndMultiplier(Emitter &e, const BlockBuffers &bb,
+                            const BlockPolicy &pol) {
+  OpBuilder &b = e.b;
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type();
+  Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+  const int64_t n = bb.lanes, emax = formatInfo(pol.format).emax;
+  // The scale byte, per algorithm (ref: scaleByte), from the amax bits.
+  // E: the amax's exponent field (also what the underflow policy tests).
+  e.scalar(BinaryKind::shr, bb.e, bb.am, u32v(23), u32, n);
+  auto clampFloor = [&](Value src) { // clamp(src - emax, 0, 254)
+    e.scalar(BinaryKind::max, bb.s, src, u32v(emax), u32, n);
+    e.scalar(BinaryKind::sub, bb.s, bb.s, u32v(emax), u32, n);
+    e.scalar(BinaryKind::min, bb.s, bb.s, u32v(254), u32, n);
+  };
+  auto selectConst = [&](CmpPredicate pred, Value src, int64_t against,
+                         Value dst, int64_t value) {
+    e.cmps(pred, bb.mask, src, u32v(against), u32, bb.maskLanes);
+    e.dup(bb.cst, u32v(value), u32, bb.maskLanes);
+    e.sel(dst, bb.mask, bb.cst, dst, u32, bb.maskLanes);
+  };
+  switch (pol.algorithm) {
+  case dialect::ScaleAlgorithm::floor:
+    clampFloor(bb.e);
+    break;
+  case dialect::ScaleAlgorithm::ceil: // E + (mantissa != 0)
+    e.scalar(BinaryKind::And, bb.t, bb.am, u32v(0x7FFFFF), u32, n);
+    e.scalar(BinaryKind::min, bb.t, bb.t, u32v(1), u32, n);
+    e.binary(BinaryKind::add, bb.t, bb.e, bb.t, u32, n);
+    clampFloor(bb.t);
+    break;
+  case dialect::ScaleAlgorithm::even: { // round to the element's mantissa
+    int64_t half = int64_t(1) << (22 - formatInfo(pol.format).mbits);
+    e.scalar(BinaryKind::add, bb.t, bb.am, u32v(half), u32, n);
+    e.scalar(BinaryKind::shr, bb.t, bb.t, u32v(23), u32, n);
+    clampFloor(bb.t);
+    // A carry into the Inf exponent: 0xFE when saturating, else 0xFF.
+    selectConst(CmpPredicate::eq, bb.t, 255, bb.s,
+                pol.inf == dialect::InfPolicy::saturate ? 254 : 255);
+    break;
+  }
+  case dialect::ScaleAlgorithm::rceil: { // d = amax * fl32(1/max), up
+    e.scalar(BinaryKind::mul, bb.mb, bb.am,
+             FloatAttr::get(f32, 1.0f / formatInfo(pol.format).maxFinite), f32,
+             n);
+    e.scalar(BinaryKind::shr, bb.s, bb.mb, u32v(23), u32, n);
+    e.scalar(BinaryKind::And, bb.t, bb.mb, u32v(0x7FFFFF), u32, n);
+    // Up by one: a normal d with a mantissa, a subnormal one above 2^-127.
+    e.scalar(BinaryKind::add, bb.t2, bb.t, u32v(0x3FFFFF), u32, n);
+    e.scalar(BinaryKind::shr, bb.t2, bb.t2, u32v(23), u32, n);
+    e.scalar(BinaryKind::min, bb.t, bb.t, u32v(1), u32, n);
+    e.cmps(CmpPredicate::eq, bb.mask, bb.s, u32v(0), u32, bb.maskLanes);
+    e.sel(bb.t, bb.mask, bb.t2, bb.t, u32, bb.maskLanes);
+    e.binary(BinaryKind::add, bb.s, bb.s, bb.t, u32, n);
+    e.scalar(BinaryKind::min, bb.s, bb.s, u32v(255), u32, n);
+    break;
+  }
+  }
+  // A block holding an infinity (and no NaN) per inf_policy; one holding a
+  // NaN gets 0xFF.
+  int64_t infScale = pol.inf == dialect::InfPolicy::nan        ? 255
+                     : pol.inf == dialect::InfPolicy::saturate ? 254
+                     : std::min<int64_t>(255 - emax, 254);
+  selectConst(CmpPredicate::eq, bb.am, 0x7F800000, bb.s, infScale);
+  selectConst(CmpPredicate::gt, bb.am, 0x7F800000, bb.s, 255);
+
+  // The multiplier bits: (254 - s) << 23; 2^-127 for s = 254, NaN for 255,
+  // 0 where the underflow policy flushes the block.
+  e.scalar(BinaryKind::mul, bb.mb, bb.s, u32v(0xFFFFFFFF), u32, n);
+  e.scalar(BinaryKind::add, bb.mb, bb.mb, u32v(254), u32, n);
+  e.scalar(BinaryKind::shl, bb.mb, bb.mb, u32v(23), u32, n);
+  selectConst(CmpPredicate::eq, bb.s, 254, bb.mb, 0x00400000);
+  selectConst(CmpPredicate::eq, bb.s, 255, bb.mb, 0x7FC00000);
+  if (pol.underflow == dialect::Underflow::flush_e0)
+    selectConst(CmpPredicate::eq, bb.e, 0, bb.mb, 0);
+  else if (pol.underflow == dialect::Underflow::flush_le_emax)
+    selectConst(CmpPredicate::le, bb.e, emax, bb.mb, 0);
+
+}
+
+LogicalResult fail(func::FuncOp func, const Twine &why);
+struct Plan;
+LogicalResult planColumns(func::FuncOp func, const Chip &chip,
+                          const TilingOptions &options, Plan &p);
+
 /// What one quantize asks for, checked against what the recipe states.
 struct Plan {
   dialect::QuantizeOp op;
   int64_t rows = 1, k = 0, block = 32;
+  /// A non-last axis: the input seen as [outer, m, n], blocks along m.
+  bool columns = false;
+  int64_t outer = 1, m = 0, n = 1, groups = 0;
+  /// Read at planning: the op is gone once the kernel replaces the body.
+  bool productBF16 = false;
   Type inType, codeType;
   ElementFormat format;
   unsigned inBytes = 0, codeBits = 0;
@@ -151,6 +258,11 @@ struct Plan {
   int64_t tileRows = 0, tileCols = 0, slices = 0, rowTiles = 0, tiles = 0,
           cores = 0;
 };
+
+/// Whether the recipe goes through bf16 (FP4's cast, or the bf16 product).
+bool needsQ(const Plan &p) {
+  return p.format == ElementFormat::E2M1FN || p.productBF16;
+}
 
 constexpr const char *kOneOpMessage =
     "the ascend target lowers a function that returns the codes and scales "
@@ -173,13 +285,93 @@ int64_t tileBytes(const Plan &p, int64_t t, int64_t c, bool dbl,
   bytes += depth * roundUp(n * p.inBytes, 32);          // IN
   bytes += p.inBytes == 4 ? 0 : roundUp(n * 4, 32);     // X
   bytes += roundUp(n * 4, 32);                          // P
-  bytes += roundUp(n * 2, 32);                          // Q (bf16)
+  bytes += needsQ(p) ? roundUp(n * 2, 32) : 0;         // Q (bf16)
   bytes += needW ? roundUp(n * 4, 32) + roundUp(n / 8, 32) : 0; // W, lane mask
   bytes += depth * roundUp(n * p.codeBits / 8, 32);     // codes
   bytes += depth * t * nbPitch;                         // scale bytes
   bytes += 7 * perBlock; // AM, E, S, MB, CONST and two temporaries
   bytes += roundUp(nb, 256) / 8;                        // block mask
   return bytes;
+}
+
+/// UB bytes of a column tile: `g` block-rows (g * block rows) x `c`.
+int64_t columnBytes(const Plan &p, int64_t g, int64_t c, bool dbl,
+                    bool needW) {
+  int64_t n = g * p.block * c, nb = g * c, depth = dbl ? 2 : 1;
+  int64_t bytes = 0;
+  bytes += depth * roundUp(n * p.inBytes, 32);          // IN
+  bytes += p.inBytes == 4 ? 0 : roundUp(n * 4, 32);     // X
+  bytes += roundUp(n * 4, 32);                          // A, then P
+  bytes += needsQ(p) ? roundUp(n * 2, 32) : 0;         // Q (bf16)
+  bytes += needW ? roundUp(n * 4, 32) + roundUp(n / 8, 32) : 0;
+  bytes += depth * roundUp(n * p.codeBits / 8, 32);     // codes
+  bytes += depth * roundUp(nb, 32);                     // scale bytes
+  bytes += 7 * roundUp(nb, 256) * 4 + roundUp(nb, 256) / 8;
+  return bytes;
+}
+
+LogicalResult planColumns(func::FuncOp func, const Chip &chip,
+                          const TilingOptions &options, Plan &p) {
+  int64_t rank = cast<RankedTensorType>(p.op.getInput().getType()).getRank();
+  if (p.format == ElementFormat::E2M1FN && int64_t(p.op.getAxis()) != rank - 2)
+    return fail(func, "quantizes FP4 along axis " + Twine(p.op.getAxis()) +
+                          " of a rank-" + Twine(rank) +
+                          " tensor; the column recipe takes FP4 along the "
+                          "second-to-last axis only (codes pack along the "
+                          "last)");
+  bool needW = p.op.getNanElement() == dialect::NanElement::zero ||
+               p.format == ElementFormat::E2M1FN;
+  int64_t budget = chip.ubBytes - chip.ubReserved;
+  auto fits = [&](int64_t g, int64_t c) {
+    return columnBytes(p, g, c, options.doubleBuffer, needW) <= budget;
+  };
+  // Columns: a multiple of 64 (whole 32-byte blocks of every buffer, FP4
+  // included); block-rows: even for the pairs layout (a pair never
+  // straddles two tiles).
+  int64_t step = p.pairs ? 2 : 1, nb = ceilDiv(p.m, p.block);
+  if (options.tileCols) {
+    if (options.tileCols % 64)
+      return fail(func, "tile-cols = " + Twine(options.tileCols) +
+                            " is not a multiple of 64 (a column tile's rows "
+                            "fill whole 32-byte blocks)");
+    p.tileCols = options.tileCols;
+  } else {
+    p.tileCols = std::min<int64_t>(roundUp(p.n, 64), 2048);
+    while (p.tileCols > 64 && !fits(step, p.tileCols))
+      p.tileCols -= 64;
+  }
+  if (!fits(step, p.tileCols))
+    return fail(func, "a tile of " + Twine(step * p.block) + " rows of " +
+                          Twine(p.tileCols) + " columns does not fit the " +
+                          Twine(budget) + "-byte UB of chip " +
+                          Twine(chip.name));
+  int64_t most = step;
+  while (most + step <= roundUp(nb, step) &&
+         (most + step) * p.block <= chip.maxBurstCount &&
+         fits(most + step, p.tileCols))
+    most += step;
+  if (options.tileRows) {
+    if (options.tileRows % (step * p.block) ||
+        options.tileRows / p.block > most)
+      return fail(func, "tile-rows = " + Twine(options.tileRows) +
+                            " is not a multiple of " + Twine(step) +
+                            " block(s) of " + Twine(p.block) +
+                            " rows that fits the UB with " +
+                            Twine(p.tileCols) + " columns (at most " +
+                            Twine(most * p.block) + " rows)");
+    p.groups = options.tileRows / p.block;
+  } else {
+    int64_t slices = ceilDiv(p.n, p.tileCols);
+    int64_t perSlice = ceilDiv(chip.cores, slices * p.outer);
+    int64_t g = roundUp(std::max<int64_t>(1, nb / perSlice), step);
+    p.groups = std::clamp<int64_t>(g, step, most);
+  }
+  p.tileRows = p.groups * p.block;
+  p.slices = ceilDiv(p.n, p.tileCols);
+  p.rowTiles = ceilDiv(nb, p.groups);
+  p.tiles = p.outer * p.rowTiles * p.slices;
+  p.cores = std::min<int64_t>(chip.cores, p.tiles);
+  return success();
 }
 
 LogicalResult plan(func::FuncOp func, const Chip &chip,
@@ -200,13 +392,19 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
       !scales.hasStaticShape())
     return fail(func, "needs static shapes (mxq-run specialises a function "
                       "to its inputs' shapes before lowering it)");
-  int64_t rank = in.getRank();
-  if (int64_t(op.getAxis()) != rank - 1)
-    return fail(func, "quantizes along axis " + Twine(op.getAxis()) +
-                          "; the ascend recipe takes the last axis only so "
-                          "far");
-  for (int64_t d : in.getShape().drop_back())
-    p.rows *= d;
+  int64_t rank = in.getRank(), axis = op.getAxis();
+  p.columns = axis != rank - 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = in.getShape()[d];
+    if (d < axis)
+      p.outer *= size;
+    else if (d > axis)
+      p.n *= size;
+    if (d < rank - 1)
+      p.rows *= size;
+  }
+  p.m = in.getShape()[axis];
+  p.productBF16 = op.getProduct() == dialect::Product::bf16;
   p.k = in.getShape().back();
   p.block = op.getBlockSize();
   // The verifier holds block_size to multiples of 32 (CANN's rule too).
@@ -233,6 +431,8 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
                           " has no fp8/fp4 cast instructions, and the "
                           "integer emulation of the MX casts is not built "
                           "yet");
+  if (p.columns)
+    return planColumns(func, chip, options, p);
   // Tile columns: a multiple of 8 blocks, so that a row's data fills whole
   // 32-byte blocks of every buffer; up to 64 blocks a row's scale bytes
   // are packed by one masked cast repeat onto 32-byte rows, beyond that the
@@ -303,9 +503,11 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
   return success();
 }
 
-/// Rewrites the function of plan `p` into the kernel.
-void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
-                const TilingOptions &options) {
+/// The kernel of a quantize along a non-last axis: tiles of whole blocks
+/// of rows; a block's maximum is a tree of lane-wise maxima across its rows
+/// (no transpose), its multiplier multiplies each of its rows.
+void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
+                 const TilingOptions &options) {
   MLIRContext *ctx = func.getContext();
   auto gm = MemorySpaceAttr::get(ctx, MemorySpace::gm);
   auto memrefOf = [&](Value v) {
@@ -316,7 +518,239 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   dialect::QuantizeOp op = p.op;
   SmallVector<Type> args = {memrefOf(op.getInput()), memrefOf(op.getCodes()),
                             memrefOf(op.getScales())};
-  const int64_t emax = formatInfo(p.format).emax;
+  const bool dbl = options.doubleBuffer;
+  const bool fp4 = p.format == ElementFormat::E2M1FN;
+  const bool nanZero = op.getNanElement() == dialect::NanElement::zero;
+  const bool needW = nanZero || fp4;
+  BlockPolicy policy{op.getScaleAlgorithm(), op.getInfPolicy(),
+                     op.getUnderflow(), p.format};
+  auto rounding = op.getRounding();
+  bool productBF16 = op.getProduct() == dialect::Product::bf16;
+  Location loc = op.getLoc();
+
+  Block &old = func.getBody().front();
+  Block *entry = new Block();
+  for (Type t : args)
+    entry->addArgument(t, func.getLoc());
+  func.getBody().push_front(entry);
+  func.setFunctionType(FunctionType::get(ctx, args, {}));
+  func->setAttr(kKernelAttr, UnitAttr::get(ctx));
+  func->setAttr(kCoresAttr,
+                IntegerAttr::get(IntegerType::get(ctx, 64), p.cores));
+  func->removeAttr("llvm.emit_c_interface");
+
+  OpBuilder b = OpBuilder::atBlockBegin(entry);
+  Emitter e{b, loc, chip};
+  Value x = entry->getArgument(0), codesGM = entry->getArgument(1),
+        scalesGM = entry->getArgument(2);
+  Type f32 = b.getF32Type(), bf16 = b.getBF16Type();
+  Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  Type u16 = IntegerType::get(ctx, 16, IntegerType::Unsigned);
+  Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+
+  const int64_t B = p.block, G = p.groups, R = G * B, C = p.tileCols;
+  const int64_t N = R * C, NB = G * C, nb = ceilDiv(p.m, B);
+  const int64_t maskLanes = roundUp(NB, 256), perBlock = maskLanes * 4;
+  const int64_t inPitch = C * p.inBytes, codePitch = C * p.codeBits / 8;
+  const int64_t codeRow = ceilDiv(p.n * p.codeBits, 8);
+  const int64_t depth = dbl ? 2 : 1;
+
+  Value inBuf = e.buffer(depth * roundUp(N * p.inBytes, 32));
+  int64_t inSize = roundUp(N * p.inBytes, 32);
+  Value xBuf = p.inBytes == 4 ? Value() : e.buffer(N * 4);
+  Value pBuf = e.buffer(N * 4);
+  Value qBuf = needsQ(p) ? e.buffer(N * 2) : Value();
+  Value wBuf = needW ? e.buffer(N * 4) : Value();
+  Value laneMask = needW ? e.buffer(N / 8) : Value();
+  int64_t codeSize = roundUp(N * p.codeBits / 8, 32);
+  Value codeBuf = e.buffer(depth * codeSize);
+  int64_t scaleSize = roundUp(NB, 32);
+  Value scaleBuf = e.buffer(depth * scaleSize);
+  Value amBuf = e.buffer(perBlock), eBuf = e.buffer(perBlock),
+        sBuf = e.buffer(perBlock), mbBuf = e.buffer(perBlock),
+        constBuf = e.buffer(perBlock), tBuf = e.buffer(perBlock),
+        t2Buf = e.buffer(perBlock), blockMask = e.buffer(maskLanes / 8);
+
+  Value core = CoreIdOp::create(b, loc, b.getIndexType());
+  Value t0 = e.div(e.mul(core, p.tiles), p.cores);
+  Value t1 = e.div(e.mul(e.add(core, 1), p.tiles), p.cores);
+  Value zero = e.idx(0), one = e.idx(1);
+  for (int64_t id = 0; id < depth; ++id) {
+    e.flag(true, Pipe::v, Pipe::mte2, e.idx(id));
+    e.flag(true, Pipe::mte3, Pipe::v, e.idx(id));
+  }
+  auto loop = scf::ForOp::create(b, loc, t0, t1, one);
+  b.setInsertionPointToStart(loop.getBody());
+  Value t = loop.getInductionVar();
+  Value pp = dbl ? e.rem(e.sub(t, t0), 2) : zero;
+  Value in = e.add(inBuf, e.mul(pp, inSize));
+  Value codesUB = e.add(codeBuf, e.mul(pp, codeSize));
+  Value scalesUB = e.add(scaleBuf, e.mul(pp, scaleSize));
+  // t = (o * rowTiles + rowTile) * slices + slice
+  Value slice = e.rem(t, p.slices), rest = e.div(t, p.slices);
+  Value rowTile = e.rem(rest, p.rowTiles), o = e.div(rest, p.rowTiles);
+  Value m0 = e.mul(rowTile, R), c0 = e.mul(slice, C);
+  Value rows = e.min(e.idx(R), e.sub(e.idx(p.m), m0));
+  Value cols = e.min(e.idx(C), e.sub(e.idx(p.n), c0));
+  auto padded = [&](Value len) { return e.mul(e.div(e.add(len, 31), 32), 32); };
+
+  // DMA in; the last row tile is zeroed first when the rows do not fill it
+  // (a short block's missing rows, a pair's missing block: all zero).
+  e.flag(false, Pipe::v, Pipe::mte2, pp);
+  if (p.m % R) {
+    Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         rowTile, e.idx(p.rowTiles - 1));
+    auto zeroing = scf::IfOp::create(b, loc, isLast, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&zeroing.getThenRegion().front());
+    e.dup(in, IntegerAttr::get(u32, 0), u32, N * p.inBytes / 4);
+    e.flag(true, Pipe::v, Pipe::mte2, e.idx(2));
+    e.flag(false, Pipe::v, Pipe::mte2, e.idx(2));
+  }
+  Value inLen = e.mul(cols, p.inBytes);
+  CopyGmToUbOp::create(
+      b, loc, in, x,
+      e.mul(e.add(e.mul(e.add(e.mul(o, p.m), m0), p.n), c0), p.inBytes), rows,
+      inLen, e.mul(e.sub(e.idx(p.n), cols), p.inBytes),
+      e.div(e.sub(e.idx(inPitch), padded(inLen)), 32), b.getI64IntegerAttr(0));
+  e.flag(true, Pipe::mte2, Pipe::v, pp);
+  e.flag(false, Pipe::mte2, Pipe::v, pp);
+
+  Value X = in;
+  if (p.inBytes != 4) {
+    X = xBuf;
+    e.cast(X, f32, in, p.inType, RoundMode::none, false, N);
+    e.flag(true, Pipe::v, Pipe::mte2, pp);
+  }
+  // |x| bits, then per block the lane-wise maximum over its rows: halving
+  // (the upper rows into the lower), then its row copied out.
+  e.scalar(BinaryKind::And, pBuf, X, u32v(0x7FFFFFFF), u32, N);
+  for (int64_t j = 0; j < G; ++j) {
+    Value base = e.add(pBuf, j * B * C * 4);
+    for (int64_t len = B; len > 1; len -= len / 2) {
+      int64_t h = len / 2;
+      e.binary(BinaryKind::max, base, base, e.add(base, (len - h) * C * 4),
+               u32, h * C);
+    }
+    VUnaryOp::create(b, loc, UnaryKind::copy, e.add(amBuf, j * C * 4), base,
+                     e.idx(C / 64), u32, IntegerAttr(), nullptr, nullptr);
+  }
+  BlockBuffers blocks{amBuf, eBuf,  sBuf,      mbBuf, constBuf,
+                      tBuf,  t2Buf, blockMask, NB,    maskLanes};
+  emitScaleAndMultiplier(e, blocks, policy);
+
+  // Scale bytes: block-rows of C bytes (linear), or pairs of block-rows
+  // interleaved byte by byte (s0 | s1 << 8 as 16-bit lanes).
+  e.flag(false, Pipe::mte3, Pipe::v, pp);
+  if (p.pairs) {
+    for (int64_t h = 0; h < G / 2; ++h) {
+      Value odd = e.add(sBuf, (2 * h + 1) * C * 4);
+      Value pair = e.add(t2Buf, h * C * 4);
+      e.scalar(BinaryKind::shl, pair, odd, u32v(8), u32, C);
+      e.binary(BinaryKind::Or, pair, pair, e.add(sBuf, 2 * h * C * 4), u32,
+               C);
+    }
+    e.cast(scalesUB, u16, t2Buf, u32, RoundMode::none, false, NB / 2);
+  } else {
+    e.cast(scalesUB, u8, sBuf, u32, RoundMode::none, false, NB);
+  }
+
+  // P: each row times its block's multiplier (the multiplier row re-read
+  // for every row: repeat stride 0).
+  int64_t rowBlocks = C * 4 / 32;
+  for (int64_t j = 0; j < G; ++j)
+    for (int64_t k = 0; k < C / 64; ++k)
+      for (int64_t r0 = 0; r0 < B; r0 += chip.maxRepeat) {
+        int64_t nr = std::min<int64_t>(chip.maxRepeat, B - r0);
+        int64_t off = ((j * B + r0) * C + k * 64) * 4;
+        VBinaryOp::create(b, loc, BinaryKind::mul, e.add(pBuf, off),
+                          e.add(X, off), e.add(mbBuf, (j * C + k * 64) * 4),
+                          e.idx(nr), f32, IntegerAttr(), nullptr,
+                          b.getDenseI64ArrayAttr({rowBlocks, rowBlocks, 0}));
+      }
+  if (p.inBytes == 4)
+    e.flag(true, Pipe::v, Pipe::mte2, pp);
+  if (productBF16) {
+    e.cast(qBuf, bf16, pBuf, f32, RoundMode::rint, false, N);
+    e.cast(pBuf, f32, qBuf, bf16, RoundMode::none, false, N);
+  }
+  if (needW && !(fp4 && nanZero)) {
+    e.scalar(BinaryKind::And, wBuf, pBuf, u32v(0x7FFFFFFF), u32, N);
+    e.cmps(CmpPredicate::gt, laneMask, wBuf, u32v(0x7F800000), u32, N);
+    e.dup(wBuf, FloatAttr::get(f32, nanZero ? 0.0 : 6.0), f32, N);
+    e.sel(pBuf, laneMask, wBuf, pBuf, f32, N);
+  }
+  if (fp4) {
+    RoundMode toBF16 = rounding == dialect::Rounding::floor ? RoundMode::floor
+                                                            : RoundMode::rint;
+    e.cast(qBuf, bf16, pBuf, f32, toBF16, false, N);
+    RoundMode mode = rounding == dialect::Rounding::away ? RoundMode::round
+                     : rounding == dialect::Rounding::floor ? RoundMode::floor
+                                                            : RoundMode::rint;
+    e.cast(codesUB, p.codeType, qBuf, bf16, mode, true, N);
+  } else {
+    e.cast(codesUB, p.codeType, pBuf, f32, RoundMode::rint, true, N);
+  }
+
+  // DMA out: the codes row by row, the scales block-row (or pair) by
+  // block-row.
+  e.flag(true, Pipe::v, Pipe::mte3, pp);
+  e.flag(false, Pipe::v, Pipe::mte3, pp);
+  Value codeLen = e.div(e.add(e.mul(cols, p.codeBits), 7), 8);
+  CopyUbToGmOp::create(
+      b, loc, codesGM,
+      e.add(e.mul(e.add(e.mul(o, p.m), m0), codeRow),
+            e.div(e.mul(c0, p.codeBits), 8)),
+      codesUB, rows, codeLen, e.div(e.sub(e.idx(codePitch), padded(codeLen)), 32),
+      e.sub(e.idx(codeRow), codeLen));
+  Value blockRows = e.div(e.add(rows, B - 1), B);
+  if (p.pairs) {
+    int64_t nh = ceilDiv(nb, 2);
+    Value pairs = e.div(e.add(blockRows, 1), 2);
+    Value len = e.mul(cols, 2);
+    CopyUbToGmOp::create(
+        b, loc, scalesGM,
+        e.mul(e.add(e.mul(e.add(e.mul(o, nh), e.mul(rowTile, G / 2)), p.n),
+                    c0),
+              2),
+        scalesUB, pairs, len, e.div(e.sub(e.idx(2 * C), padded(len)), 32),
+        e.mul(e.sub(e.idx(p.n), cols), 2));
+  } else {
+    CopyUbToGmOp::create(
+        b, loc, scalesGM,
+        e.add(e.mul(e.add(e.mul(o, nb), e.mul(rowTile, G)), p.n), c0),
+        scalesUB, blockRows, cols, e.div(e.sub(e.idx(C), padded(cols)), 32),
+        e.sub(e.idx(p.n), cols));
+  }
+  e.flag(true, Pipe::mte3, Pipe::v, pp);
+
+  b.setInsertionPointAfter(loop);
+  for (int64_t id = 0; id < depth; ++id) {
+    e.flag(false, Pipe::v, Pipe::mte2, e.idx(id));
+    e.flag(false, Pipe::mte3, Pipe::v, e.idx(id));
+  }
+  func::ReturnOp::create(b, loc);
+  // The old body (and the op the plan points to) goes last.
+  old.dropAllDefinedValueUses();
+  old.erase();
+}
+
+/// Rewrites the function of plan `p` into the kernel.
+void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
+                const TilingOptions &options) {
+  if (p.columns)
+    return emitColumns(func, chip, p, options);
+  MLIRContext *ctx = func.getContext();
+  auto gm = MemorySpaceAttr::get(ctx, MemorySpace::gm);
+  auto memrefOf = [&](Value v) {
+    auto t = cast<RankedTensorType>(v.getType());
+    return MemRefType::get(t.getShape(), t.getElementType(),
+                           MemRefLayoutAttrInterface(), gm);
+  };
+  dialect::QuantizeOp op = p.op;
+  SmallVector<Type> args = {memrefOf(op.getInput()), memrefOf(op.getCodes()),
+                            memrefOf(op.getScales())};
   const bool dbl = options.doubleBuffer;
   const bool fp4 = p.format == ElementFormat::E2M1FN;
   const bool nanZero = op.getNanElement() == dialect::NanElement::zero;
@@ -335,8 +769,6 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   for (Type t : args)
     entry->addArgument(t, func.getLoc());
   func.getBody().push_front(entry);
-  old.dropAllDefinedValueUses();
-  old.erase();
   func.setFunctionType(FunctionType::get(ctx, args, {}));
   func->setAttr(kKernelAttr, UnitAttr::get(ctx));
   func->setAttr(kCoresAttr, IntegerAttr::get(IntegerType::get(ctx, 64),
@@ -369,7 +801,7 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   int64_t inSize = roundUp(N * p.inBytes, 32);
   Value xBuf = p.inBytes == 4 ? Value() : e.buffer(N * 4);
   Value pBuf = e.buffer(N * 4);
-  Value qBuf = e.buffer(N * 2);
+  Value qBuf = needsQ(p) ? e.buffer(N * 2) : Value();
   Value wBuf = needW ? e.buffer(N * 4) : Value();
   Value laneMask = needW ? e.buffer(N / 8) : Value();
   int64_t codeSize = roundUp(N * p.codeBits / 8, 32);
@@ -440,76 +872,10 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
                                e.add(pBuf, off * 4), r, u32, B);
     });
   }
-  // The scale byte, per algorithm (ref: scaleByte), from the amax bits.
-  // E: the amax's exponent field (also what the underflow policy tests).
-  e.scalar(BinaryKind::shr, eBuf, amBuf, u32v(23), u32, NB);
-  auto clampFloor = [&](Value src) { // clamp(src - emax, 0, 254)
-    e.scalar(BinaryKind::max, sBuf, src, u32v(emax), u32, NB);
-    e.scalar(BinaryKind::sub, sBuf, sBuf, u32v(emax), u32, NB);
-    e.scalar(BinaryKind::min, sBuf, sBuf, u32v(254), u32, NB);
-  };
-  auto selectConst = [&](CmpPredicate pred, Value src, int64_t against,
-                         Value dst, int64_t value) {
-    e.cmps(pred, blockMask, src, u32v(against), u32, maskLanes);
-    e.dup(constBuf, u32v(value), u32, maskLanes);
-    e.sel(dst, blockMask, constBuf, dst, u32, maskLanes);
-  };
-  switch (algorithm) {
-  case dialect::ScaleAlgorithm::floor:
-    clampFloor(eBuf);
-    break;
-  case dialect::ScaleAlgorithm::ceil: // E + (mantissa != 0)
-    e.scalar(BinaryKind::And, tBuf, amBuf, u32v(0x7FFFFF), u32, NB);
-    e.scalar(BinaryKind::min, tBuf, tBuf, u32v(1), u32, NB);
-    e.binary(BinaryKind::add, tBuf, eBuf, tBuf, u32, NB);
-    clampFloor(tBuf);
-    break;
-  case dialect::ScaleAlgorithm::even: { // round to the element's mantissa
-    int64_t half = int64_t(1) << (22 - formatInfo(p.format).mbits);
-    e.scalar(BinaryKind::add, tBuf, amBuf, u32v(half), u32, NB);
-    e.scalar(BinaryKind::shr, tBuf, tBuf, u32v(23), u32, NB);
-    clampFloor(tBuf);
-    // A carry into the Inf exponent: 0xFE when saturating, else 0xFF.
-    selectConst(CmpPredicate::eq, tBuf, 255, sBuf,
-                infPolicy == dialect::InfPolicy::saturate ? 254 : 255);
-    break;
-  }
-  case dialect::ScaleAlgorithm::rceil: { // d = amax * fl32(1/max), up
-    e.scalar(BinaryKind::mul, mbBuf, amBuf,
-             FloatAttr::get(f32, 1.0f / formatInfo(p.format).maxFinite), f32,
-             NB);
-    e.scalar(BinaryKind::shr, sBuf, mbBuf, u32v(23), u32, NB);
-    e.scalar(BinaryKind::And, tBuf, mbBuf, u32v(0x7FFFFF), u32, NB);
-    // Up by one: a normal d with a mantissa, a subnormal one above 2^-127.
-    e.scalar(BinaryKind::add, t2Buf, tBuf, u32v(0x3FFFFF), u32, NB);
-    e.scalar(BinaryKind::shr, t2Buf, t2Buf, u32v(23), u32, NB);
-    e.scalar(BinaryKind::min, tBuf, tBuf, u32v(1), u32, NB);
-    e.cmps(CmpPredicate::eq, blockMask, sBuf, u32v(0), u32, maskLanes);
-    e.sel(tBuf, blockMask, t2Buf, tBuf, u32, maskLanes);
-    e.binary(BinaryKind::add, sBuf, sBuf, tBuf, u32, NB);
-    e.scalar(BinaryKind::min, sBuf, sBuf, u32v(255), u32, NB);
-    break;
-  }
-  }
-  // A block holding an infinity (and no NaN) per inf_policy; one holding a
-  // NaN gets 0xFF.
-  int64_t infScale = infPolicy == dialect::InfPolicy::nan        ? 255
-                     : infPolicy == dialect::InfPolicy::saturate ? 254
-                     : std::min<int64_t>(255 - emax, 254);
-  selectConst(CmpPredicate::eq, amBuf, 0x7F800000, sBuf, infScale);
-  selectConst(CmpPredicate::gt, amBuf, 0x7F800000, sBuf, 255);
-
-  // The multiplier bits: (254 - s) << 23; 2^-127 for s = 254, NaN for 255,
-  // 0 where the underflow policy flushes the block.
-  e.scalar(BinaryKind::mul, mbBuf, sBuf, u32v(0xFFFFFFFF), u32, NB);
-  e.scalar(BinaryKind::add, mbBuf, mbBuf, u32v(254), u32, NB);
-  e.scalar(BinaryKind::shl, mbBuf, mbBuf, u32v(23), u32, NB);
-  selectConst(CmpPredicate::eq, sBuf, 254, mbBuf, 0x00400000);
-  selectConst(CmpPredicate::eq, sBuf, 255, mbBuf, 0x7FC00000);
-  if (underflow == dialect::Underflow::flush_e0)
-    selectConst(CmpPredicate::eq, eBuf, 0, mbBuf, 0);
-  else if (underflow == dialect::Underflow::flush_le_emax)
-    selectConst(CmpPredicate::le, eBuf, emax, mbBuf, 0);
+  BlockBuffers perBlockBufs{amBuf, eBuf,  sBuf,      mbBuf, constBuf,
+                            tBuf,  t2Buf, blockMask, NB,    maskLanes};
+  emitScaleAndMultiplier(e, perBlockBufs,
+                         {algorithm, infPolicy, underflow, p.format});
 
   // The outputs of this buffer are free once their last DMA out is done.
   e.flag(false, Pipe::mte3, Pipe::v, pp);
@@ -589,6 +955,9 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
     e.flag(false, Pipe::mte3, Pipe::v, e.idx(id));
   }
   func::ReturnOp::create(b, loc);
+  // The old body (and the op the plan points to) goes last.
+  old.dropAllDefinedValueUses();
+  old.erase();
 }
 
 /// What one dequantize asks for.
@@ -738,8 +1107,6 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   for (Type t : args)
     entry->addArgument(t, func.getLoc());
   func.getBody().push_front(entry);
-  old.dropAllDefinedValueUses();
-  old.erase();
   func.setFunctionType(FunctionType::get(ctx, args, {}));
   func->setAttr(kKernelAttr, UnitAttr::get(ctx));
   func->setAttr(kCoresAttr,
@@ -894,6 +1261,9 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
     e.flag(false, Pipe::mte3, Pipe::v, e.idx(id));
   }
   func::ReturnOp::create(b, loc);
+  // The old body (and the op the plan points to) goes last.
+  old.dropAllDefinedValueUses();
+  old.erase();
 }
 
 struct ConvertMXQToVTilePass

@@ -225,8 +225,45 @@ struct Core {
   double freeAt[4] = {0, 0, 0, 0}, lastDone[4] = {0, 0, 0, 0};
   double busy[4] = {0, 0, 0, 0};
   double issue = 0;
-  double gmFree = 0; ///< when the core's share of GM bandwidth is free
+  /// Busy stretches [start, end) of the core's GM channel, sorted, disjoint.
+  std::vector<std::pair<double, double>> channel;
   Flag flags[4][4][8];
+
+  /// Takes `amount` cycles of channel time from the free stretches after
+  /// `from`; returns when the last of it ends.
+  double takeChannel(double from, double amount) {
+    std::vector<std::pair<double, double>> taken;
+    double t = from, left = amount;
+    auto it = std::lower_bound(
+        channel.begin(), channel.end(), from,
+        [](const std::pair<double, double> &s, double v) {
+          return s.second <= v;
+        });
+    for (; it != channel.end() && left > 0; ++it) {
+      if (t < it->first) {
+        double piece = std::min(it->first - t, left);
+        taken.push_back({t, t + piece});
+        left -= piece;
+      }
+      t = std::max(t, it->second);
+    }
+    if (left > 0)
+      taken.push_back({t, t + left});
+    double end = taken.empty() ? from : taken.back().second;
+    // Merge the pieces in, joining touching stretches.
+    for (auto &piece : taken)
+      channel.insert(std::upper_bound(channel.begin(), channel.end(), piece),
+                     piece);
+    std::vector<std::pair<double, double>> merged;
+    for (auto &s : channel) {
+      if (!merged.empty() && s.first <= merged.back().second + 1e-9)
+        merged.back().second = std::max(merged.back().second, s.second);
+      else
+        merged.push_back(s);
+    }
+    channel.swap(merged);
+    return end;
+  }
 };
 
 struct TraceEvent {
@@ -609,9 +646,12 @@ private:
 
   /// Schedules a DMA of `bytes` in `bursts` on `pipe`: the queue is busy
   /// for the issue and burst overheads, then for the transfer, which runs
-  /// at the direction's per-core cap and, in both directions together, at
-  /// the core's fair share of GM bandwidth (one channel per core: a read
-  /// and a write of one core share it). Returns the completion.
+  /// at the direction's per-core cap and takes `bytes / share` of the core's
+  /// GM channel time (its fair share of GM bandwidth; reads and writes of
+  /// one core share it). Channel time is taken from the earliest free
+  /// stretches after the transfer may start, so a read of the next tile can
+  /// use the time a write leaves free, whatever their program order.
+  /// Returns the completion.
   double scheduleDMA(Operation *op, int pipe, double ready, int64_t bursts,
                      int64_t bytes, bool read) {
     double share =
@@ -620,10 +660,9 @@ private:
     ++core->count[pipe];
     core->clock[pipe][pipe] = core->count[pipe];
     double start = std::max({core->issue, core->freeAt[pipe], ready});
-    double transfer =
-        std::max(start + chip.dmaIssue + bursts * chip.dmaBurst, core->gmFree);
-    core->gmFree = transfer + bytes / share;
-    double end = std::max(transfer + bytes / cap, core->gmFree);
+    double transfer = start + chip.dmaIssue + bursts * chip.dmaBurst;
+    double channelEnd = core->takeChannel(transfer, bytes / share);
+    double end = std::max(transfer + bytes / cap, channelEnd);
     core->freeAt[pipe] = end;
     double done =
         end + (read ? chip.dmaReadLatency : chip.dmaWriteLatency);

@@ -34,11 +34,11 @@ func.func @dynamic(%x: tensor<?x64xbf16>) -> (tensor<?x64xf8E4M3FN>, tensor<?x2x
 
 // -----
 
-// expected-error @+1 {{@columns: quantizes along axis 0; the ascend recipe takes the last axis only so far}}
-func.func @columns(%x: tensor<64x64xbf16>) -> (tensor<64x64xf8E4M3FN>, tensor<2x64xf8E8M0FNU>) {
+// expected-error @+1 {{@fp4_axis0_rank3: quantizes FP4 along axis 0 of a rank-3 tensor; the column recipe takes FP4 along the second-to-last axis only (codes pack along the last)}}
+func.func @fp4_axis0_rank3(%x: tensor<64x4x64xbf16>) -> (tensor<64x4x64xf4E2M1FN>, tensor<2x4x64xf8E8M0FNU>) {
   %q, %s = mxq.quantize %x axis = 0 scale = floor
-      : tensor<64x64xbf16> -> tensor<64x64xf8E4M3FN>, tensor<2x64xf8E8M0FNU>
-  return %q, %s : tensor<64x64xf8E4M3FN>, tensor<2x64xf8E8M0FNU>
+      : tensor<64x4x64xbf16> -> tensor<64x4x64xf4E2M1FN>, tensor<2x4x64xf8E8M0FNU>
+  return %q, %s : tensor<64x4x64xf4E2M1FN>, tensor<2x4x64xf8E8M0FNU>
 }
 
 // -----
