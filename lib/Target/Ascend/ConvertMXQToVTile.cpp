@@ -336,7 +336,7 @@ LogicalResult planColumns(func::FuncOp func, const Chip &chip,
                             "fill whole 32-byte blocks)");
     p.tileCols = options.tileCols;
   } else {
-    p.tileCols = std::min<int64_t>(roundUp(p.n, 64), 2048);
+    p.tileCols = std::clamp<int64_t>(roundUp(p.n, 64), 64, 2048);
     while (p.tileCols > 64 && !fits(step, p.tileCols))
       p.tileCols -= 64;
   }
@@ -362,7 +362,7 @@ LogicalResult planColumns(func::FuncOp func, const Chip &chip,
     p.groups = options.tileRows / p.block;
   } else {
     int64_t slices = ceilDiv(p.n, p.tileCols);
-    int64_t perSlice = ceilDiv(chip.cores, slices * p.outer);
+    int64_t perSlice = ceilDiv(chip.cores, std::max<int64_t>(1, slices * p.outer));
     int64_t g = roundUp(std::max<int64_t>(1, nb / perSlice), step);
     p.groups = std::clamp<int64_t>(g, step, most);
   }
@@ -370,7 +370,8 @@ LogicalResult planColumns(func::FuncOp func, const Chip &chip,
   p.slices = ceilDiv(p.n, p.tileCols);
   p.rowTiles = ceilDiv(nb, p.groups);
   p.tiles = p.outer * p.rowTiles * p.slices;
-  p.cores = std::min<int64_t>(chip.cores, p.tiles);
+  // An empty tensor: one core and no tile.
+  p.cores = std::clamp<int64_t>(p.tiles, 1, chip.cores);
   return success();
 }
 
@@ -466,7 +467,7 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
   } else {
     // Whole rows where they fit (one burst a row), else the widest that
     // does.
-    int64_t c = roundUp(p.k, unit);
+    int64_t c = std::max(unit, roundUp(p.k, unit));
     if (!valid(c))
       c = roundUp(p.k, 32 * p.block);
     while (c > unit && (!valid(c) || !fits(1, c)))
@@ -494,12 +495,13 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
     p.tileRows = options.tileRows;
   } else {
     // As many rows as fit, but enough tiles for every core.
-    int64_t perSlice = ceilDiv(chip.cores, p.slices);
+    int64_t perSlice = ceilDiv(chip.cores, std::max<int64_t>(1, p.slices));
     p.tileRows = std::clamp<int64_t>(p.rows / perSlice, 1, most);
   }
   p.rowTiles = ceilDiv(p.rows, p.tileRows);
   p.tiles = p.rowTiles * p.slices;
-  p.cores = std::min<int64_t>(chip.cores, p.tiles);
+  // An empty tensor: one core and no tile.
+  p.cores = std::clamp<int64_t>(p.tiles, 1, chip.cores);
   return success();
 }
 
@@ -1054,7 +1056,7 @@ LogicalResult planDequantize(func::FuncOp func, const Chip &chip,
                             "-byte UB of chip " + Twine(chip.name));
     p.tileCols = options.tileCols;
   } else {
-    int64_t c = roundUp(p.k, unit);
+    int64_t c = std::max(unit, roundUp(p.k, unit));
     if (!valid(c))
       c = roundUp(p.k, 32 * p.block);
     while (c > unit && (!valid(c) || !fits(1, c)))
@@ -1078,11 +1080,12 @@ LogicalResult planDequantize(func::FuncOp func, const Chip &chip,
                             Twine(chip.name));
     p.tileRows = options.tileRows;
   } else {
-    int64_t perSlice = ceilDiv(chip.cores, p.slices);
+    int64_t perSlice = ceilDiv(chip.cores, std::max<int64_t>(1, p.slices));
     p.tileRows = std::clamp<int64_t>(p.rows / perSlice, 1, most);
   }
   p.tiles = ceilDiv(p.rows, p.tileRows) * p.slices;
-  p.cores = std::min<int64_t>(chip.cores, p.tiles);
+  // An empty tensor: one core and no tile.
+  p.cores = std::clamp<int64_t>(p.tiles, 1, chip.cores);
   return success();
 }
 
