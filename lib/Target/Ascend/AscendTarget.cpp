@@ -72,6 +72,9 @@ LogicalResult specialise(func::FuncOp func,
     q.getScales().setType(
         RankedTensorType::get(shape, scales.getElementType()));
   });
+  func.walk([&](dialect::FakeQuantOp f) {
+    f.getResult().setType(f.getInput().getType());
+  });
   func.walk([&](dialect::DequantizeOp d) {
     auto codes = cast<RankedTensorType>(d.getCodes().getType());
     auto out = cast<RankedTensorType>(d.getResult().getType());

@@ -29,6 +29,13 @@ namespace mxq::vtile {
 namespace {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+std::string str(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
 int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
 
 /// Builds the kernel body: index arithmetic, UB buffers, instructions.
@@ -267,8 +274,8 @@ bool needsQ(const Plan &p) {
 constexpr const char *kOneOpMessage =
     "the ascend target lowers a function that returns the codes and scales "
     "of one mxq.quantize of its argument, or the result of one "
-    "mxq.dequantize of its two arguments; other functions are not lowered "
-    "yet";
+    "mxq.dequantize or mxq.fake_quant of its arguments; other functions are "
+    "not lowered yet";
 
 LogicalResult fail(func::FuncOp func, const Twine &why) {
   return func.emitError() << "convert-mxq-to-vtile: @" << func.getSymName()
@@ -1269,6 +1276,294 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   old.erase();
 }
 
+/// What one fake_quant asks for: the input seen as [rows, n] (n the last
+/// dimension), its step and zero point per tensor, per row (axis 0 of a
+/// matrix) or per column (the last axis).
+struct FakeQuantPlan {
+  enum class Channels { Tensor, Rows, Columns };
+  dialect::FakeQuantOp op;
+  Channels channels = Channels::Tensor;
+  int64_t rows = 1, n = 0;
+  Type inType, format;
+  unsigned inBytes = 4;
+  float quantMin = 0, quantMax = 0;
+  int64_t tileRows = 0, tileCols = 0, slices = 0, tiles = 0, cores = 0;
+};
+
+int64_t fakeQuantBytes(const FakeQuantPlan &p, int64_t t, int64_t c,
+                       bool dbl) {
+  int64_t n = t * c, depth = dbl ? 2 : 1;
+  int64_t bytes = 0;
+  bytes += depth * roundUp(n * p.inBytes, 32);           // IN
+  bytes += depth * 2 * roundUp(std::max(t, c) * 4, 32);  // step, zero point
+  bytes += p.inBytes == 4 ? 0 : roundUp(n * 4, 32);      // X
+  bytes += 2 * roundUp(n * 4, 32);                       // S, Z
+  bytes += (p.inBytes == 4 ? depth : 1) * roundUp(n * 4, 32); // P
+  bytes += p.inBytes == 4 ? 0 : depth * roundUp(n * p.inBytes, 32); // OUT
+  bytes += roundUp(n, 32) + roundUp(n * 4, 32) + roundUp(n / 8, 32);
+  return bytes;
+}
+
+LogicalResult planFakeQuant(func::FuncOp func, const Chip &chip,
+                            const TilingOptions &options, FakeQuantPlan &p) {
+  Block &body = func.getBody().front();
+  auto op = dyn_cast<dialect::FakeQuantOp>(body.front());
+  auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
+  if (!op || func.getNumArguments() != 3 ||
+      op.getInput() != func.getArgument(0) ||
+      op.getStepSize() != func.getArgument(1) ||
+      op.getZeroPoint() != func.getArgument(2) || !ret ||
+      ret.getNumOperands() != 1 || ret.getOperand(0) != op.getResult() ||
+      &*std::next(body.begin()) != ret.getOperation())
+    return fail(func, kOneOpMessage);
+  p.op = op;
+  auto in = cast<RankedTensorType>(op.getInput().getType());
+  if (!in.hasStaticShape() ||
+      !cast<RankedTensorType>(op.getStepSize().getType()).hasStaticShape())
+    return fail(func, "needs static shapes (mxq-run specialises a function "
+                      "to its inputs' shapes before lowering it)");
+  int64_t rank = in.getRank();
+  p.format = op.getFormat();
+  if (!isa<Float8E4M3FNType, Float8E5M2Type>(p.format))
+    return fail(func, "fake-quantizes to " + Twine(str(p.format)) +
+                          "; the Ascend vector core casts f32 to FP8 only");
+  if (!chip.mxCasts)
+    return fail(func, "chip " + Twine(chip.name) +
+                          " has no fp8/fp4 cast instructions, and the "
+                          "integer emulation of the MX casts is not built "
+                          "yet");
+  if (auto axis = op.getAxis()) {
+    if (int64_t(*axis) == rank - 1)
+      p.channels = FakeQuantPlan::Channels::Columns;
+    else if (rank == 2 && *axis == 0)
+      p.channels = FakeQuantPlan::Channels::Rows;
+    else
+      return fail(func, "has channels along axis " + Twine(*axis) +
+                            " of a rank-" + Twine(rank) +
+                            " tensor; the ascend recipe takes channels along "
+                            "the last axis, or the rows of a matrix");
+  }
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    p.rows *= in.getShape()[d];
+  p.n = rank ? in.getShape().back() : 1;
+  p.inType = in.getElementType();
+  p.inBytes = p.inType.getIntOrFloatBitWidth() / 8;
+  p.quantMin = op.getQuantMin().convertToFloat();
+  p.quantMax = op.getQuantMax().convertToFloat();
+  int64_t budget = chip.ubBytes - chip.ubReserved;
+  auto fits = [&](int64_t t, int64_t c) {
+    return fakeQuantBytes(p, t, c, options.doubleBuffer) <= budget;
+  };
+  // Columns: a multiple of 64 (whole 32-byte blocks of every buffer).
+  if (options.tileCols) {
+    if (options.tileCols % 64)
+      return fail(func, "tile-cols = " + Twine(options.tileCols) +
+                            " is not a multiple of 64");
+    p.tileCols = options.tileCols;
+  } else {
+    p.tileCols = std::clamp<int64_t>(roundUp(p.n, 64), 64, 4096);
+    while (p.tileCols > 64 && !fits(1, p.tileCols))
+      p.tileCols -= 64;
+  }
+  if (!fits(1, p.tileCols))
+    return fail(func, "a tile of one row of " + Twine(p.tileCols) +
+                          " columns does not fit the " + Twine(budget) +
+                          "-byte UB of chip " + Twine(chip.name));
+  p.slices = ceilDiv(p.n, p.tileCols);
+  int64_t most = 1;
+  while (most < std::min<int64_t>(p.rows, chip.maxBurstCount) &&
+         fits(most + 1, p.tileCols))
+    ++most;
+  if (options.tileRows) {
+    if (options.tileRows > most)
+      return fail(func, "tile-rows = " + Twine(options.tileRows) + " with " +
+                            Twine(p.tileCols) + " columns does not fit the " +
+                            Twine(budget) + "-byte UB of chip " +
+                            Twine(chip.name));
+    p.tileRows = options.tileRows;
+  } else {
+    int64_t perSlice = ceilDiv(chip.cores, std::max<int64_t>(1, p.slices));
+    p.tileRows = std::clamp<int64_t>(p.rows / perSlice, 1, most);
+  }
+  p.tiles = ceilDiv(p.rows, p.tileRows) * p.slices;
+  p.cores = std::clamp<int64_t>(p.tiles, 1, chip.cores);
+  return success();
+}
+
+/// fake_quant (ref: fakeQuant): t = x / step + zero, clamped to [quant_min,
+/// quant_max] (NaN kept), through the FP8 code and back, (q - zero) * step,
+/// NaN canonical, rounded to the input type.
+void emitFakeQuant(func::FuncOp func, const Chip &chip,
+                   const FakeQuantPlan &p, const TilingOptions &options) {
+  MLIRContext *ctx = func.getContext();
+  auto gm = MemorySpaceAttr::get(ctx, MemorySpace::gm);
+  auto memrefOf = [&](Value v) {
+    auto t = cast<RankedTensorType>(v.getType());
+    return MemRefType::get(t.getShape(), t.getElementType(),
+                           MemRefLayoutAttrInterface(), gm);
+  };
+  dialect::FakeQuantOp op = p.op;
+  SmallVector<Type> args = {memrefOf(op.getInput()),
+                            memrefOf(op.getStepSize()),
+                            memrefOf(op.getZeroPoint()),
+                            memrefOf(op.getResult())};
+  Location loc = op.getLoc();
+  const bool dbl = options.doubleBuffer;
+  using Channels = FakeQuantPlan::Channels;
+
+  Block &old = func.getBody().front();
+  Block *entry = new Block();
+  for (Type t : args)
+    entry->addArgument(t, func.getLoc());
+  func.getBody().push_front(entry);
+  func.setFunctionType(FunctionType::get(ctx, args, {}));
+  func->setAttr(kKernelAttr, UnitAttr::get(ctx));
+  func->setAttr(kCoresAttr,
+                IntegerAttr::get(IntegerType::get(ctx, 64), p.cores));
+  func->removeAttr("llvm.emit_c_interface");
+
+  OpBuilder b = OpBuilder::atBlockBegin(entry);
+  Emitter e{b, loc, chip};
+  Value x = entry->getArgument(0), stepGM = entry->getArgument(1),
+        zeroGM = entry->getArgument(2), outGM = entry->getArgument(3);
+  Type f32 = b.getF32Type();
+  Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+
+  const int64_t T = p.tileRows, C = p.tileCols, N = T * C;
+  const int64_t inPitch = C * p.inBytes, outPitch = inPitch;
+  const int64_t depth = dbl ? 2 : 1;
+  const int64_t paramSize = roundUp(std::max(T, C) * 4, 32);
+
+  int64_t inSize = roundUp(N * p.inBytes, 32);
+  Value inBuf = e.buffer(depth * inSize);
+  Value stepBuf = e.buffer(depth * paramSize),
+        zeroBuf = e.buffer(depth * paramSize);
+  Value xBuf = p.inBytes == 4 ? Value() : e.buffer(N * 4);
+  Value sBuf = e.buffer(N * 4), zBuf = e.buffer(N * 4);
+  int64_t pSize = roundUp(N * 4, 32);
+  Value pBuf = e.buffer((p.inBytes == 4 ? depth : 1) * pSize);
+  int64_t outSize = roundUp(N * p.inBytes, 32);
+  Value outBuf = p.inBytes == 4 ? Value() : e.buffer(depth * outSize);
+  Value codeBuf = e.buffer(N), wBuf = e.buffer(N * 4),
+        laneMask = e.buffer(N / 8);
+
+  Value core = CoreIdOp::create(b, loc, b.getIndexType());
+  Value t0 = e.div(e.mul(core, p.tiles), p.cores);
+  Value t1 = e.div(e.mul(e.add(core, 1), p.tiles), p.cores);
+  Value zero = e.idx(0), one = e.idx(1);
+  for (int64_t id = 0; id < depth; ++id) {
+    e.flag(true, Pipe::v, Pipe::mte2, e.idx(id));
+    e.flag(true, Pipe::mte3, Pipe::v, e.idx(id));
+  }
+  auto loop = scf::ForOp::create(b, loc, t0, t1, one);
+  b.setInsertionPointToStart(loop.getBody());
+  Value t = loop.getInductionVar();
+  Value pp = dbl ? e.rem(e.sub(t, t0), 2) : zero;
+  Value in = e.add(inBuf, e.mul(pp, inSize));
+  Value step = e.add(stepBuf, e.mul(pp, paramSize));
+  Value zp = e.add(zeroBuf, e.mul(pp, paramSize));
+  Value P = p.inBytes == 4 ? e.add(pBuf, e.mul(pp, pSize)) : pBuf;
+  Value outUB = p.inBytes == 4 ? P : e.add(outBuf, e.mul(pp, outSize));
+  Value slice = e.rem(t, p.slices), rowTile = e.div(t, p.slices);
+  Value r0 = e.mul(rowTile, T), c0 = e.mul(slice, C);
+  Value rows = e.min(e.idx(T), e.sub(e.idx(p.rows), r0));
+  Value cols = e.min(e.idx(C), e.sub(e.idx(p.n), c0));
+  auto padded = [&](Value len) { return e.mul(e.div(e.add(len, 31), 32), 32); };
+
+  // DMA in: the tile and its channels' step and zero point.
+  e.flag(false, Pipe::v, Pipe::mte2, pp);
+  Value inLen = e.mul(cols, p.inBytes);
+  CopyGmToUbOp::create(
+      b, loc, in, x, e.mul(e.add(e.mul(r0, p.n), c0), p.inBytes), rows, inLen,
+      e.mul(e.sub(e.idx(p.n), cols), p.inBytes),
+      e.div(e.sub(e.idx(inPitch), padded(inLen)), 32), b.getI64IntegerAttr(0));
+  Value paramOff = zero, paramLen = e.idx(4);
+  if (p.channels == Channels::Rows) {
+    paramOff = e.mul(r0, 4);
+    paramLen = e.mul(rows, 4);
+  } else if (p.channels == Channels::Columns) {
+    paramOff = e.mul(c0, 4);
+    paramLen = e.mul(cols, 4);
+  }
+  for (auto [ub, gmArg] : {std::pair<Value, Value>{step, stepGM}, {zp, zeroGM}})
+    CopyGmToUbOp::create(b, loc, ub, gmArg, paramOff, one, paramLen, zero,
+                         zero, IntegerAttr());
+  e.flag(true, Pipe::mte2, Pipe::v, pp);
+  e.flag(false, Pipe::mte2, Pipe::v, pp);
+
+  // The elements as f32, the step and zero point of every lane.
+  Value X = in;
+  if (p.inBytes != 4) {
+    X = xBuf;
+    e.cast(X, f32, in, p.inType, RoundMode::none, false, N);
+  }
+  for (auto [full, param] : {std::pair<Value, Value>{sBuf, step}, {zBuf, zp}}) {
+    if (p.channels == Channels::Columns) {
+      // Each row a copy of the channel row (re-read: repeat stride 0).
+      int64_t rowBlocks = C * 4 / 32;
+      for (int64_t k = 0; k < C / 64; ++k)
+        for (int64_t row0 = 0; row0 < T; row0 += chip.maxRepeat) {
+          int64_t nr = std::min<int64_t>(chip.maxRepeat, T - row0);
+          VUnaryOp::create(b, loc, UnaryKind::copy,
+                           e.add(full, (row0 * C + k * 64) * 4),
+                           e.add(param, k * 256), e.idx(nr), u32,
+                           IntegerAttr(), nullptr,
+                           b.getDenseI64ArrayAttr({rowBlocks, 0}));
+        }
+    } else {
+      int64_t group = p.channels == Channels::Rows ? C : N;
+      e.repeated(N, 64, std::max<int64_t>(1, group / 8),
+                 [&](int64_t off, Value r, IntegerAttr) {
+                   VBroadcastGroupOp::create(b, loc, e.add(full, off * 4),
+                                             e.add(param, off / group * 4), r,
+                                             u32, group);
+                 });
+    }
+  }
+  // t = x / step + zero, clamped (NaN stays NaN).
+  e.binary(BinaryKind::div, wBuf, X, sBuf, f32, N);
+  e.flag(true, Pipe::v, Pipe::mte2, pp); // input and parameters consumed
+  e.binary(BinaryKind::add, wBuf, wBuf, zBuf, f32, N);
+  e.scalar(BinaryKind::max, wBuf, wBuf, FloatAttr::get(f32, p.quantMin), f32,
+           N);
+  e.scalar(BinaryKind::min, wBuf, wBuf, FloatAttr::get(f32, p.quantMax), f32,
+           N);
+  // Through the code and back, then (q - zero) * step.
+  e.cast(codeBuf, p.format, wBuf, f32, RoundMode::rint, true, N);
+  if (p.inBytes == 4)
+    e.flag(false, Pipe::mte3, Pipe::v, pp); // P is this tile's output
+  e.cast(P, f32, codeBuf, p.format, RoundMode::none, false, N);
+  e.binary(BinaryKind::sub, P, P, zBuf, f32, N);
+  e.binary(BinaryKind::mul, P, P, sBuf, f32, N);
+  e.scalar(BinaryKind::And, wBuf, P, u32v(0x7FFFFFFF), u32, N);
+  e.cmps(CmpPredicate::gt, laneMask, wBuf, u32v(0x7F800000), u32, N);
+  e.dup(wBuf, u32v(0x7FC00000), u32, N);
+  e.sel(P, laneMask, wBuf, P, u32, N);
+  if (p.inBytes != 4) {
+    e.flag(false, Pipe::mte3, Pipe::v, pp);
+    e.cast(outUB, p.inType, P, f32, RoundMode::rint, false, N);
+  }
+
+  e.flag(true, Pipe::v, Pipe::mte3, pp);
+  e.flag(false, Pipe::v, Pipe::mte3, pp);
+  Value outLen = e.mul(cols, p.inBytes);
+  CopyUbToGmOp::create(
+      b, loc, outGM, e.mul(e.add(e.mul(r0, p.n), c0), p.inBytes), outUB, rows,
+      outLen, e.div(e.sub(e.idx(outPitch), padded(outLen)), 32),
+      e.mul(e.sub(e.idx(p.n), cols), p.inBytes));
+  e.flag(true, Pipe::mte3, Pipe::v, pp);
+
+  b.setInsertionPointAfter(loop);
+  for (int64_t id = 0; id < depth; ++id) {
+    e.flag(false, Pipe::v, Pipe::mte2, e.idx(id));
+    e.flag(false, Pipe::mte3, Pipe::v, e.idx(id));
+  }
+  func::ReturnOp::create(b, loc);
+  old.dropAllDefinedValueUses();
+  old.erase();
+}
+
 struct ConvertMXQToVTilePass
     : impl::ConvertMXQToVTileBase<ConvertMXQToVTilePass> {
   using Base::Base;
@@ -1310,6 +1605,13 @@ LogicalResult lowerFunctionToVTile(func::FuncOp func, const Chip &chip,
   ctx->getOrLoadDialect<VTileDialect>();
   ctx->getOrLoadDialect<arith::ArithDialect>();
   ctx->getOrLoadDialect<scf::SCFDialect>();
+  if (isa<dialect::FakeQuantOp>(func.getBody().front().front())) {
+    FakeQuantPlan p;
+    if (failed(planFakeQuant(func, chip, options, p)))
+      return failure();
+    emitFakeQuant(func, chip, p, options);
+    return success();
+  }
   if (isa<dialect::DequantizeOp>(func.getBody().front().front())) {
     DequantizePlan p;
     if (failed(planDequantize(func, chip, options, p)))

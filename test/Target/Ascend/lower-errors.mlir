@@ -70,10 +70,35 @@ func.func @fp4_f16(%x: tensor<4x64xf16>) -> (tensor<4x64xf4E2M1FN>, tensor<4x2xf
 
 // -----
 
-// expected-error @+1 {{@two_ops: the ascend target lowers a function that returns the codes and scales of one mxq.quantize of its argument, or the result of one mxq.dequantize of its two arguments; other functions are not lowered yet}}
+// expected-error @+1 {{@two_ops: the ascend target lowers a function that returns the codes and scales of one mxq.quantize of its argument, or the result of one mxq.dequantize or mxq.fake_quant of its arguments; other functions are not lowered yet}}
 func.func @two_ops(%x: tensor<4x64xbf16>) -> tensor<4x64xf32> {
   %q, %s = mxq.quantize %x axis = 1 scale = floor
       : tensor<4x64xbf16> -> tensor<4x64xf8E4M3FN>, tensor<4x2xf8E8M0FNU>
   %y = mxq.dequantize %q, %s axis = 1 : tensor<4x64xf8E4M3FN>, tensor<4x2xf8E8M0FNU> -> tensor<4x64xf32>
+  return %y : tensor<4x64xf32>
+}
+
+// -----
+
+// expected-error @+1 {{@fake_axis0_rank3: has channels along axis 0 of a rank-3 tensor; the ascend recipe takes channels along the last axis, or the rows of a matrix}}
+func.func @fake_axis0_rank3(%x: tensor<2x4x64xf32>, %s: tensor<2xf32>, %z: tensor<2xf32>) -> tensor<2x4x64xf32> {
+  %y = mxq.fake_quant %x, %s, %z format = f8E4M3FN quant_min = -448.0 quant_max = 448.0 axis = 0
+      : tensor<2x4x64xf32>, tensor<2xf32>, tensor<2xf32>
+  return %y : tensor<2x4x64xf32>
+}
+
+// -----
+
+// expected-error @+1 {{@dequant_axis0: dequantizes along axis 0; the ascend recipe takes the last axis only so far}}
+func.func @dequant_axis0(%q: tensor<64x64xf8E4M3FN>, %s: tensor<2x64xf8E8M0FNU>) -> tensor<64x64xf32> {
+  %y = mxq.dequantize %q, %s axis = 0 : tensor<64x64xf8E4M3FN>, tensor<2x64xf8E8M0FNU> -> tensor<64x64xf32>
+  return %y : tensor<64x64xf32>
+}
+
+// -----
+
+// expected-error @+1 {{@dequant_fp6: dequantizes f6E2M3FN, but the Ascend vector core has no FP6 cast}}
+func.func @dequant_fp6(%q: tensor<4x64xf6E2M3FN>, %s: tensor<4x2xf8E8M0FNU>) -> tensor<4x64xf32> {
+  %y = mxq.dequantize %q, %s axis = 1 : tensor<4x64xf6E2M3FN>, tensor<4x2xf8E8M0FNU> -> tensor<4x64xf32>
   return %y : tensor<4x64xf32>
 }

@@ -101,15 +101,46 @@ def make_dequant_inputs(tag, shape, code_ty, scale_ty):
 
 
 failures = lowered = unsupported = compared = 0
-sig = re.compile(r"func\.func @(\w+)\(%\w+: tensor<([^>]*)>(?:, %\w+: tensor<([^>]*)>)?\)")
+sig = re.compile(r"func\.func @(\w+)\(([^)]*)\)")
+def functions(text):
+    """(name, [argument types], body) of every function."""
+    out = []
+    for m in sig.finditer(text):
+        types = re.findall(r"%\w+: tensor<([^>]*)>", m.group(2))
+        body = text[m.end():text.find("\n}", m.end())]
+        out.append((m.group(1), types, body))
+    return out
+
+
+def make_fake_quant_inputs(tag, shape, elt, types, body):
+    """x, a positive step and a zero point per tensor or per channel."""
+    axis = re.search(r"axis = (\d+)", body)
+    n = shape[int(axis.group(1))] if axis else 1
+    paths = [os.path.join(out, tag + "-x.npy"),
+             os.path.join(out, tag + "-step.npy"),
+             os.path.join(out, tag + "-zero.npy")]
+    np.save(paths[0], make(shape, elt))
+    step = (np.exp2(rng.integers(-6, 4, size=(n,))) *
+            rng.uniform(0.5, 1.5, size=(n,))).astype(np.float32)
+    zero = np.round(rng.uniform(-3, 3, size=(n,))).astype(np.float32)
+    np.save(paths[1], step)
+    np.save(paths[2], zero)
+    return paths
+
+
 for path in files:
-    for entry, ty, ty2 in sig.findall(open(path).read()):
+    for entry, types, body in functions(open(path).read()):
+        if not types:
+            continue
+        ty = types[0]
+        ty2 = types[1] if len(types) == 2 else ""
+        fake = len(types) == 3
         elt = ty.split("x")[-1]
-        if ty2 == "" and elt not in ("bf16", "f16", "f32"):
+        if len(types) > 3 or (len(types) == 2 and "f8E8M0FNU" not in ty2):
+            continue
+        if (len(types) != 2) and elt not in ("bf16", "f16", "f32"):
             continue
         if ty2 != "" and elt[:2] not in ("f8", "f6", "f4"):
-            continue
-        if ty2 != "" and "f8E8M0FNU" not in ty2:
             continue
         rank = ty.count("x")
         ok_entry = True
@@ -117,7 +148,9 @@ for path in files:
             shape = (1,) * (rank - len(shape)) + shape if rank > len(shape) else shape[-rank:]
             tag = "%s-%s" % (entry, "x".join(map(str, shape)))
             extra = []
-            if ty2:
+            if fake:
+                xin = make_fake_quant_inputs(tag, shape, elt, types, body)
+            elif ty2:
                 pairs = "x2x" if ty2.endswith("x2xf8E8M0FNU") else ""
                 xin, extra = make_dequant_inputs(tag, shape, elt, pairs)
             else:
