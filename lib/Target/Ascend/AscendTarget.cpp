@@ -72,6 +72,24 @@ LogicalResult specialise(func::FuncOp func,
     q.getScales().setType(
         RankedTensorType::get(shape, scales.getElementType()));
   });
+  func.walk([&](dialect::TwoLevelQuantizeOp q) {
+    auto in = cast<RankedTensorType>(q.getInput().getType());
+    if (!in.hasStaticShape() || in.getRank() == 0)
+      return;
+    SmallVector<int64_t> shape(in.getShape());
+    int64_t k = shape.back();
+    q.getY().setType(RankedTensorType::get(
+        shape, cast<RankedTensorType>(q.getY().getType()).getElementType()));
+    shape.back() = (k + 511) / 512;
+    q.getLevel0Scales().setType(RankedTensorType::get(
+        shape, cast<RankedTensorType>(q.getLevel0Scales().getType())
+                   .getElementType()));
+    shape.back() = ((k + 31) / 32 + 1) / 2;
+    shape.push_back(2);
+    q.getLevel1Scales().setType(RankedTensorType::get(
+        shape, cast<RankedTensorType>(q.getLevel1Scales().getType())
+                   .getElementType()));
+  });
   func.walk([&](dialect::FakeQuantOp f) {
     f.getResult().setType(f.getInput().getType());
   });

@@ -104,6 +104,14 @@ struct Emitter {
                           type, mask, nullptr, nullptr);
     });
   }
+  void unary(UnaryKind kind, Value dst, Value src, Type type, int64_t lanes) {
+    int64_t bytes = laneBits(type) / 8, per = 256 / bytes;
+    repeated(lanes, per, 1, [&](int64_t off, Value r, IntegerAttr mask) {
+      VUnaryOp::create(b, loc, kind, add(dst, off * bytes),
+                       add(src, off * bytes), r, type, mask, nullptr,
+                       nullptr);
+    });
+  }
   void dup(Value dst, Attribute s, Type type, int64_t lanes) {
     int64_t bytes = laneBits(type) / 8, per = 256 / bytes;
     repeated(lanes, per, 1, [&](int64_t off, Value r, IntegerAttr mask) {
@@ -273,9 +281,9 @@ bool needsQ(const Plan &p) {
 
 constexpr const char *kOneOpMessage =
     "the ascend target lowers a function that returns the codes and scales "
-    "of one mxq.quantize of its argument, or the result of one "
-    "mxq.dequantize or mxq.fake_quant of its arguments; other functions are "
-    "not lowered yet";
+    "of one mxq.quantize (or mxq.two_level_quantize) of its argument, or the "
+    "result of one mxq.dequantize or mxq.fake_quant of its arguments; other "
+    "functions are not lowered yet";
 
 LogicalResult fail(func::FuncOp func, const Twine &why) {
   return func.emitError() << "convert-mxq-to-vtile: @" << func.getSymName()
@@ -1564,6 +1572,358 @@ void emitFakeQuant(func::FuncOp func, const Chip &chip,
   old.erase();
 }
 
+/// What one two_level_quantize asks for (CANN DynamicDualLevelMxQuant):
+/// the input seen as [rows, k].
+struct TwoLevelPlan {
+  dialect::TwoLevelQuantizeOp op;
+  int64_t rows = 1, k = 0;
+  Type inType;
+  bool ftz = false, nanZero = false;
+  dialect::Rounding rounding = dialect::Rounding::rne;
+  int64_t tileRows = 0, tileCols = 0, slices = 0, tiles = 0, cores = 0;
+};
+
+constexpr int64_t kBlock0 = kTwoLevelBlock0, kBlock1 = kTwoLevelBlock1;
+
+int64_t twoLevelBytes(int64_t t, int64_t c, bool dbl) {
+  int64_t n = t * c, nb1 = n / kBlock1, depth = dbl ? 2 : 1;
+  int64_t pitch0 = roundUp(ceilDiv(c, kBlock0) * 4, 32);
+  int64_t bytes = 0;
+  bytes += depth * roundUp(n * 2, 32);                   // IN (bf16)
+  bytes += 5 * roundUp(n * 4, 32);                       // X, A, W, P, LB
+  bytes += roundUp(n * 2, 32) + roundUp(n / 8, 32);      // Q, lane mask
+  bytes += depth * roundUp(n / 2, 32);                   // codes
+  bytes += depth * t * pitch0;                           // level-0 out
+  bytes += roundUp(t * pitch0 / 4, 256) * 4 * 2 + 64;    // L0, its mask
+  bytes += depth * t * roundUp(c / kBlock1, 32);         // level-1 out
+  bytes += 7 * roundUp(nb1, 256) * 4 + roundUp(nb1, 256) / 8;
+  return bytes;
+}
+
+LogicalResult planTwoLevel(func::FuncOp func, const Chip &chip,
+                           const TilingOptions &options, TwoLevelPlan &p) {
+  Block &body = func.getBody().front();
+  auto op = dyn_cast<dialect::TwoLevelQuantizeOp>(body.front());
+  auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
+  if (!op || op.getInput() != func.getArgument(0) || !ret ||
+      ret.getNumOperands() != 3 || ret.getOperand(0) != op.getY() ||
+      ret.getOperand(1) != op.getLevel0Scales() ||
+      ret.getOperand(2) != op.getLevel1Scales() ||
+      &*std::next(body.begin()) != ret.getOperation())
+    return fail(func, kOneOpMessage);
+  if (op.getSmooth())
+    return fail(func, "has a smooth scale, which the ascend two-level "
+                      "recipe does not take yet");
+  p.op = op;
+  auto in = cast<RankedTensorType>(op.getInput().getType());
+  if (!in.hasStaticShape())
+    return fail(func, "needs static shapes (mxq-run specialises a function "
+                      "to its inputs' shapes before lowering it)");
+  p.inType = in.getElementType();
+  if (!p.inType.isBF16())
+    return fail(func, "quantizes f16 to FP4; the ascend recipe takes bf16 "
+                      "input for FP4 so far (the fp32 pre-rounding step of "
+                      "CANN is not built)");
+  if (!chip.mxCasts)
+    return fail(func, "chip " + Twine(chip.name) +
+                          " has no fp8/fp4 cast instructions, and the "
+                          "integer emulation of the MX casts is not built "
+                          "yet");
+  for (int64_t d : in.getShape().drop_back())
+    p.rows *= d;
+  p.k = in.getShape().back();
+  p.ftz = op.getDivDenormals() == dialect::DivDenormals::ftz;
+  p.nanZero = op.getNanElement() == dialect::NanElement::zero;
+  p.rounding = op.getRounding();
+  // Columns: whole level-0 blocks, and level-1 scale rows as the
+  // quantize's (at most 64 blocks, or a multiple of 32).
+  auto valid = [&](int64_t c) {
+    int64_t n = c / kBlock1;
+    return c > 0 && c % kBlock0 == 0 && (n <= 64 || n % 32 == 0);
+  };
+  int64_t budget = chip.ubBytes - chip.ubReserved;
+  auto fits = [&](int64_t t, int64_t c) {
+    return twoLevelBytes(t, c, options.doubleBuffer) <= budget;
+  };
+  if (options.tileCols) {
+    if (!valid(options.tileCols))
+      return fail(func, "tile-cols = " + Twine(options.tileCols) +
+                            " is not a multiple of 512 of at most 2048 or a "
+                            "multiple of 1024");
+    p.tileCols = options.tileCols;
+  } else {
+    int64_t c = std::max(kBlock0, roundUp(p.k, kBlock0));
+    if (!valid(c))
+      c = roundUp(p.k, 1024);
+    while (c > kBlock0 && (!valid(c) || !fits(1, c)))
+      c -= kBlock0;
+    p.tileCols = c;
+  }
+  if (!fits(1, p.tileCols))
+    return fail(func, "a tile of one row of " + Twine(p.tileCols) +
+                          " columns does not fit the " + Twine(budget) +
+                          "-byte UB of chip " + Twine(chip.name));
+  p.slices = ceilDiv(p.k, p.tileCols);
+  int64_t most = 1;
+  while (most < std::min<int64_t>(p.rows, chip.maxRepeat) &&
+         fits(most + 1, p.tileCols))
+    ++most;
+  if (options.tileRows) {
+    if (options.tileRows > most)
+      return fail(func, "tile-rows = " + Twine(options.tileRows) + " with " +
+                            Twine(p.tileCols) + " columns does not fit the " +
+                            Twine(budget) + "-byte UB of chip " +
+                            Twine(chip.name));
+    p.tileRows = options.tileRows;
+  } else {
+    int64_t perSlice = ceilDiv(chip.cores, std::max<int64_t>(1, p.slices));
+    p.tileRows = std::clamp<int64_t>(p.rows / perSlice, 1, most);
+  }
+  p.tiles = ceilDiv(p.rows, p.tileRows) * p.slices;
+  p.cores = std::clamp<int64_t>(p.tiles, 1, chip.cores);
+  return success();
+}
+
+/// two_level_quantize (ref: twoLevelQuantize).
+void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
+                  const TilingOptions &options) {
+  MLIRContext *ctx = func.getContext();
+  auto gm = MemorySpaceAttr::get(ctx, MemorySpace::gm);
+  auto memrefOf = [&](Value v) {
+    auto t = cast<RankedTensorType>(v.getType());
+    return MemRefType::get(t.getShape(), t.getElementType(),
+                           MemRefLayoutAttrInterface(), gm);
+  };
+  dialect::TwoLevelQuantizeOp op = p.op;
+  SmallVector<Type> args = {memrefOf(op.getInput()), memrefOf(op.getY()),
+                            memrefOf(op.getLevel0Scales()),
+                            memrefOf(op.getLevel1Scales())};
+  Location loc = op.getLoc();
+  const bool dbl = options.doubleBuffer;
+
+  Block &old = func.getBody().front();
+  Block *entry = new Block();
+  for (Type t : args)
+    entry->addArgument(t, func.getLoc());
+  func.getBody().push_front(entry);
+  func.setFunctionType(FunctionType::get(ctx, args, {}));
+  func->setAttr(kKernelAttr, UnitAttr::get(ctx));
+  func->setAttr(kCoresAttr,
+                IntegerAttr::get(IntegerType::get(ctx, 64), p.cores));
+  func->removeAttr("llvm.emit_c_interface");
+
+  OpBuilder b = OpBuilder::atBlockBegin(entry);
+  Emitter e{b, loc, chip};
+  Value x = entry->getArgument(0), codesGM = entry->getArgument(1),
+        level0GM = entry->getArgument(2), level1GM = entry->getArgument(3);
+  Type f32 = b.getF32Type(), bf16 = b.getBF16Type();
+  Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  Type fp4 = Float4E2M1FNType::get(ctx);
+  auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+
+  const int64_t T = p.tileRows, C = p.tileCols, N = T * C;
+  const int64_t nbr = C / kBlock1, NB = N / kBlock1;
+  const int64_t nb0r = C / kBlock0, pitch0 = roundUp(nb0r * 4, 32);
+  const int64_t l0Lanes = roundUp(T * pitch0 / 4, 256);
+  const int64_t nbK = ceilDiv(p.k, kBlock1), l0Row = ceilDiv(p.k, kBlock0);
+  const int64_t scaleRow = 2 * ceilDiv(nbK, 2), codeRow = ceilDiv(p.k, 2);
+  const int64_t inPitch = C * 2, codePitch = C / 2;
+  const int64_t scalePitch = roundUp(nbr, 32);
+  const int64_t maskLanes = roundUp(NB, 256), perBlock = maskLanes * 4;
+  const int64_t depth = dbl ? 2 : 1;
+
+  int64_t inSize = roundUp(N * 2, 32);
+  Value inBuf = e.buffer(depth * inSize);
+  Value X = e.buffer(N * 4), A = e.buffer(N * 4), W = e.buffer(N * 4),
+        P = e.buffer(N * 4), LB = e.buffer(N * 4), Q = e.buffer(N * 2),
+        LM = e.buffer(N / 8);
+  int64_t codeSize = roundUp(N / 2, 32);
+  Value codeBuf = e.buffer(depth * codeSize);
+  int64_t l0Size = T * pitch0;
+  Value l0Out = e.buffer(depth * l0Size);
+  Value L0 = e.buffer(l0Lanes * 4), L0c = e.buffer(l0Lanes * 4),
+        L0m = e.buffer(l0Lanes / 8 + 32);
+  int64_t scaleSize = T * scalePitch;
+  Value scaleBuf = e.buffer(depth * scaleSize);
+  Value amBuf = e.buffer(perBlock), eBuf = e.buffer(perBlock),
+        sBuf = e.buffer(perBlock), mbBuf = e.buffer(perBlock),
+        constBuf = e.buffer(perBlock), tBuf = e.buffer(perBlock),
+        t2Buf = e.buffer(perBlock), blockMask = e.buffer(maskLanes / 8);
+  (void)tBuf;
+  (void)t2Buf;
+
+  Value core = CoreIdOp::create(b, loc, b.getIndexType());
+  Value t0 = e.div(e.mul(core, p.tiles), p.cores);
+  Value t1 = e.div(e.mul(e.add(core, 1), p.tiles), p.cores);
+  Value zero = e.idx(0), one = e.idx(1);
+  for (int64_t id = 0; id < depth; ++id) {
+    e.flag(true, Pipe::v, Pipe::mte2, e.idx(id));
+    e.flag(true, Pipe::mte3, Pipe::v, e.idx(id));
+  }
+  auto loop = scf::ForOp::create(b, loc, t0, t1, one);
+  b.setInsertionPointToStart(loop.getBody());
+  Value t = loop.getInductionVar();
+  Value pp = dbl ? e.rem(e.sub(t, t0), 2) : zero;
+  Value in = e.add(inBuf, e.mul(pp, inSize));
+  Value codesUB = e.add(codeBuf, e.mul(pp, codeSize));
+  Value l0UB = e.add(l0Out, e.mul(pp, l0Size));
+  Value scalesUB = e.add(scaleBuf, e.mul(pp, scaleSize));
+  Value slice = e.rem(t, p.slices), rowTile = e.div(t, p.slices);
+  Value r0 = e.mul(rowTile, T), c0 = e.mul(slice, C);
+  Value rows = e.min(e.idx(T), e.sub(e.idx(p.rows), r0));
+  Value cols = e.min(e.idx(C), e.sub(e.idx(p.k), c0));
+  auto padded = [&](Value len) { return e.mul(e.div(e.add(len, 31), 32), 32); };
+
+  e.flag(false, Pipe::v, Pipe::mte2, pp);
+  int64_t lastCols = p.k - (p.slices - 1) * C;
+  if (p.k && roundUp(lastCols * 2, 32) < inPitch) {
+    Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         slice, e.idx(p.slices - 1));
+    auto zeroing = scf::IfOp::create(b, loc, isLast, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&zeroing.getThenRegion().front());
+    e.dup(in, IntegerAttr::get(u32, 0), u32, N / 2);
+    e.flag(true, Pipe::v, Pipe::mte2, e.idx(2));
+    e.flag(false, Pipe::v, Pipe::mte2, e.idx(2));
+  }
+  Value inLen = e.mul(cols, 2);
+  CopyGmToUbOp::create(b, loc, in, x, e.mul(e.add(e.mul(r0, p.k), c0), 2),
+                       rows, inLen, e.mul(e.sub(e.idx(p.k), cols), 2),
+                       e.div(e.sub(e.idx(inPitch), padded(inLen)), 32),
+                       b.getI64IntegerAttr(0));
+  e.flag(true, Pipe::mte2, Pipe::v, pp);
+  e.flag(false, Pipe::mte2, Pipe::v, pp);
+  e.cast(X, f32, in, bf16, RoundMode::none, false, N);
+  e.flag(true, Pipe::v, Pipe::mte2, pp);
+
+  // Level 0: per 512 the maximum of the finite |x| (Inf and NaN count 0),
+  // times fl32(1/6); below 2^-126 it is 0.
+  e.scalar(BinaryKind::And, A, X, u32v(0x7FFFFFFF), u32, N);
+  e.cmps(CmpPredicate::ge, LM, A, u32v(0x7F800000), u32, N);
+  e.dup(W, u32v(0), u32, N);
+  e.sel(W, LM, W, A, u32, N);
+  for (int64_t r = 0; r < T; ++r)
+    VReduceGroupOp::create(b, loc, ReduceKind::max, e.add(L0, r * pitch0),
+                           e.add(W, r * C * 4), e.idx(C / 64), u32, kBlock0);
+  e.scalar(BinaryKind::mul, L0, L0, FloatAttr::get(f32, 1.0f / 6.0f), f32,
+           l0Lanes);
+  e.cmps(CmpPredicate::lt, L0m, L0, u32v(0x00800000), u32, l0Lanes);
+  e.dup(L0c, u32v(0), u32, l0Lanes);
+  e.sel(L0, L0m, L0c, L0, u32, l0Lanes);
+  for (int64_t r = 0; r < T; ++r)
+    VBroadcastGroupOp::create(b, loc, e.add(LB, r * C * 4),
+                              e.add(L0, r * pitch0), e.idx(C / 64), u32,
+                              kBlock0);
+  // temp = x == 0 ? x : bf16(ftz(ftz(x) / level0)).
+  auto flushSubnormals = [&](Value v) { // v = ftz(v), through W and LM
+    e.scalar(BinaryKind::And, W, v, u32v(0x7FFFFFFF), u32, N);
+    e.cmps(CmpPredicate::lt, LM, W, u32v(0x00800000), u32, N);
+    e.scalar(BinaryKind::And, W, v, u32v(0x80000000), u32, N);
+    e.sel(v, LM, W, v, u32, N);
+  };
+  e.unary(UnaryKind::copy, P, X, u32, N);
+  if (p.ftz)
+    flushSubnormals(P);
+  e.binary(BinaryKind::div, P, P, LB, f32, N);
+  if (p.ftz)
+    flushSubnormals(P);
+  e.cast(Q, bf16, P, f32, RoundMode::rint, false, N);
+  e.cast(P, f32, Q, bf16, RoundMode::none, false, N);
+  e.cmps(CmpPredicate::eq, LM, A, u32v(0), u32, N);
+  e.sel(P, LM, X, P, u32, N);
+
+  // Level 1: the OCP floor (emax 2) of the groups' largest exponent field
+  // (Inf and NaN have 0xFF): 0xFF gives the NaN scale, 0 multiplies by 0.
+  e.scalar(BinaryKind::And, W, P, u32v(0x7FFFFFFF), u32, N);
+  e.repeated(N, 64, std::max<int64_t>(1, kBlock1 / 8),
+             [&](int64_t off, Value r, IntegerAttr) {
+               VReduceGroupOp::create(b, loc, ReduceKind::max,
+                                      e.add(amBuf, off / kBlock1 * 4),
+                                      e.add(W, off * 4), r, u32, kBlock1);
+             });
+  e.scalar(BinaryKind::shr, eBuf, amBuf, u32v(23), u32, NB);
+  e.scalar(BinaryKind::max, sBuf, eBuf, u32v(2), u32, NB);
+  e.scalar(BinaryKind::sub, sBuf, sBuf, u32v(2), u32, NB);
+  auto selectConst = [&](CmpPredicate pred, Value src, int64_t against,
+                         Value dst, int64_t value) {
+    e.cmps(pred, blockMask, src, u32v(against), u32, maskLanes);
+    e.dup(constBuf, u32v(value), u32, maskLanes);
+    e.sel(dst, blockMask, constBuf, dst, u32, maskLanes);
+  };
+  selectConst(CmpPredicate::eq, eBuf, 255, sBuf, 255);
+  e.scalar(BinaryKind::mul, mbBuf, sBuf, u32v(0xFFFFFFFF), u32, NB);
+  e.scalar(BinaryKind::add, mbBuf, mbBuf, u32v(254), u32, NB);
+  e.scalar(BinaryKind::shl, mbBuf, mbBuf, u32v(23), u32, NB);
+  selectConst(CmpPredicate::eq, sBuf, 255, mbBuf, 0x7FC00000);
+  selectConst(CmpPredicate::eq, eBuf, 0, mbBuf, 0);
+
+  // Outputs of this buffer: free once their DMA out is done.
+  e.flag(false, Pipe::mte3, Pipe::v, pp);
+  e.unary(UnaryKind::copy, l0UB, L0, u32, T * pitch0 / 4);
+  if (nbr % 32 == 0) {
+    e.cast(scalesUB, u8, sBuf, u32, RoundMode::none, false, NB);
+  } else {
+    for (int64_t row0 = 0; row0 < T; row0 += chip.maxRepeat) {
+      int64_t n = std::min<int64_t>(chip.maxRepeat, T - row0);
+      VCastOp::create(
+          b, loc, e.add(scalesUB, row0 * scalePitch),
+          e.add(sBuf, row0 * nbr * 4), e.idx(n), u32, u8, RoundMode::none,
+          false, b.getI64IntegerAttr(nbr), b.getDenseI64ArrayAttr({1, 1}),
+          b.getDenseI64ArrayAttr({scalePitch / 32, nbr * 4 / 32}));
+    }
+  }
+  e.repeated(N, 64, std::max<int64_t>(1, kBlock1 / 8),
+             [&](int64_t off, Value r, IntegerAttr) {
+               VBroadcastGroupOp::create(b, loc, e.add(W, off * 4),
+                                         e.add(mbBuf, off / kBlock1 * 4), r,
+                                         u32, kBlock1);
+             });
+  e.binary(BinaryKind::mul, P, P, W, f32, N);
+  if (!p.nanZero) { // NaN: the largest code (the cast would give 0)
+    e.scalar(BinaryKind::And, W, P, u32v(0x7FFFFFFF), u32, N);
+    e.cmps(CmpPredicate::gt, LM, W, u32v(0x7F800000), u32, N);
+    e.dup(W, FloatAttr::get(f32, 6.0), f32, N);
+    e.sel(P, LM, W, P, f32, N);
+  }
+  e.cast(Q, bf16, P, f32, RoundMode::rint, false, N);
+  RoundMode mode = p.rounding == dialect::Rounding::away ? RoundMode::round
+                   : p.rounding == dialect::Rounding::floor
+                       ? RoundMode::floor
+                       : RoundMode::rint;
+  e.cast(codesUB, fp4, Q, bf16, mode, true, N);
+
+  e.flag(true, Pipe::v, Pipe::mte3, pp);
+  e.flag(false, Pipe::v, Pipe::mte3, pp);
+  Value codeLen = e.div(e.add(cols, 1), 2);
+  CopyUbToGmOp::create(
+      b, loc, codesGM, e.add(e.mul(r0, codeRow), e.div(c0, 2)), codesUB, rows,
+      codeLen, e.div(e.sub(e.idx(codePitch), padded(codeLen)), 32),
+      e.sub(e.idx(codeRow), codeLen));
+  Value l0Len = e.mul(e.div(e.add(cols, kBlock0 - 1), kBlock0), 4);
+  CopyUbToGmOp::create(
+      b, loc, level0GM, e.mul(e.add(e.mul(r0, l0Row), e.div(c0, kBlock0)), 4),
+      l0UB, rows, l0Len, e.div(e.sub(e.idx(pitch0), padded(l0Len)), 32),
+      e.sub(e.idx(l0Row * 4), l0Len));
+  Value blocks = e.div(e.add(cols, kBlock1 - 1), kBlock1);
+  blocks = e.mul(e.div(e.add(blocks, 1), 2), 2);
+  CopyUbToGmOp::create(
+      b, loc, level1GM, e.add(e.mul(r0, scaleRow), e.div(c0, kBlock1)),
+      scalesUB, rows, blocks,
+      e.div(e.sub(e.idx(scalePitch), padded(blocks)), 32),
+      e.sub(e.idx(scaleRow), blocks));
+  e.flag(true, Pipe::mte3, Pipe::v, pp);
+
+  b.setInsertionPointAfter(loop);
+  for (int64_t id = 0; id < depth; ++id) {
+    e.flag(false, Pipe::v, Pipe::mte2, e.idx(id));
+    e.flag(false, Pipe::mte3, Pipe::v, e.idx(id));
+  }
+  func::ReturnOp::create(b, loc);
+  old.dropAllDefinedValueUses();
+  old.erase();
+}
+
 struct ConvertMXQToVTilePass
     : impl::ConvertMXQToVTileBase<ConvertMXQToVTilePass> {
   using Base::Base;
@@ -1605,6 +1965,13 @@ LogicalResult lowerFunctionToVTile(func::FuncOp func, const Chip &chip,
   ctx->getOrLoadDialect<VTileDialect>();
   ctx->getOrLoadDialect<arith::ArithDialect>();
   ctx->getOrLoadDialect<scf::SCFDialect>();
+  if (isa<dialect::TwoLevelQuantizeOp>(func.getBody().front().front())) {
+    TwoLevelPlan p;
+    if (failed(planTwoLevel(func, chip, options, p)))
+      return failure();
+    emitTwoLevel(func, chip, p, options);
+    return success();
+  }
   if (isa<dialect::FakeQuantOp>(func.getBody().front().front())) {
     FakeQuantPlan p;
     if (failed(planFakeQuant(func, chip, options, p)))

@@ -1,0 +1,74 @@
+// two_level_quantize (CANN DynamicDualLevelMxQuant) with every rounding,
+// nan_element and div_denormals, for test/Target/Ascend/cookbook.test.
+
+func.func @two_level_rne_max_ieee(%x: tensor<?x?xbf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>) {
+  %y, %l0, %l1 = mxq.two_level_quantize %x rounding = rne nan_element = max div_denormals = ieee
+      : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+  return %y, %l0, %l1 : tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+}
+
+func.func @two_level_rne_max_ftz(%x: tensor<?x?xbf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>) {
+  %y, %l0, %l1 = mxq.two_level_quantize %x rounding = rne nan_element = max div_denormals = ftz
+      : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+  return %y, %l0, %l1 : tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+}
+
+func.func @two_level_rne_zero_ieee(%x: tensor<?x?xbf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>) {
+  %y, %l0, %l1 = mxq.two_level_quantize %x rounding = rne nan_element = zero div_denormals = ieee
+      : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+  return %y, %l0, %l1 : tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+}
+
+func.func @two_level_rne_zero_ftz(%x: tensor<?x?xbf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>) {
+  %y, %l0, %l1 = mxq.two_level_quantize %x rounding = rne nan_element = zero div_denormals = ftz
+      : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+  return %y, %l0, %l1 : tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+}
+
+func.func @two_level_away_max_ieee(%x: tensor<?x?xbf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>) {
+  %y, %l0, %l1 = mxq.two_level_quantize %x rounding = away nan_element = max div_denormals = ieee
+      : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+  return %y, %l0, %l1 : tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+}
+
+func.func @two_level_away_max_ftz(%x: tensor<?x?xbf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>) {
+  %y, %l0, %l1 = mxq.two_level_quantize %x rounding = away nan_element = max div_denormals = ftz
+      : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+  return %y, %l0, %l1 : tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+}
+
+func.func @two_level_away_zero_ieee(%x: tensor<?x?xbf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>) {
+  %y, %l0, %l1 = mxq.two_level_quantize %x rounding = away nan_element = zero div_denormals = ieee
+      : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+  return %y, %l0, %l1 : tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+}
+
+func.func @two_level_away_zero_ftz(%x: tensor<?x?xbf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>) {
+  %y, %l0, %l1 = mxq.two_level_quantize %x rounding = away nan_element = zero div_denormals = ftz
+      : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+  return %y, %l0, %l1 : tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+}
+
+func.func @two_level_floor_max_ieee(%x: tensor<?x?xbf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>) {
+  %y, %l0, %l1 = mxq.two_level_quantize %x rounding = floor nan_element = max div_denormals = ieee
+      : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+  return %y, %l0, %l1 : tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+}
+
+func.func @two_level_floor_max_ftz(%x: tensor<?x?xbf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>) {
+  %y, %l0, %l1 = mxq.two_level_quantize %x rounding = floor nan_element = max div_denormals = ftz
+      : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+  return %y, %l0, %l1 : tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+}
+
+func.func @two_level_floor_zero_ieee(%x: tensor<?x?xbf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>) {
+  %y, %l0, %l1 = mxq.two_level_quantize %x rounding = floor nan_element = zero div_denormals = ieee
+      : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+  return %y, %l0, %l1 : tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+}
+
+func.func @two_level_floor_zero_ftz(%x: tensor<?x?xbf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>) {
+  %y, %l0, %l1 = mxq.two_level_quantize %x rounding = floor nan_element = zero div_denormals = ftz
+      : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+  return %y, %l0, %l1 : tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+}
