@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
@@ -115,9 +116,15 @@ public:
         spec(std::move(spec)), chip(chip), tiling(tiling), profile(profile),
         trace(std::move(trace)) {}
 
+  /// Runs the function as one kernel per mxq op, in order, each op's
+  /// operands and results in GM (a function of one op is one kernel; a
+  /// chain such as quantize then dequantize, or the two quantizations of
+  /// CANN's dual-axis op, runs unfused, each kernel reading its inputs
+  /// from GM).
   bool run(const std::vector<RawTensor> &inputs,
            std::vector<RawTensor> &results, std::string &error) override {
     OwningOpRef<ModuleOp> copy = module->clone();
+    MLIRContext *ctx = copy->getContext();
     auto func = copy->lookupSymbol<func::FuncOp>(entry);
     if (!func) {
       error = "the module has no function @" + entry;
@@ -125,48 +132,136 @@ public:
     }
     if (failed(specialise(func, inputs, error)))
       return false;
-    SmallVector<Type> resultTypes(func.getResultTypes());
+    (*copy)->setAttr(kChipAttr, StringAttr::get(ctx, spec));
+    // GM: one buffer per value (the inputs copied: a kernel writes only its
+    // results, but the caller's bytes stay the caller's).
+    llvm::DenseMap<Value, size_t> bufferOf;
+    std::vector<std::vector<uint8_t>> storage;
+    for (auto [arg, in] : llvm::zip(func.getArguments(), inputs)) {
+      bufferOf[arg] = storage.size();
+      storage.push_back(in.data);
+    }
+    auto allocate = [&](Value v) {
+      auto t = cast<RankedTensorType>(v.getType());
+      std::vector<int64_t> shape(t.getShape().begin(), t.getShape().end());
+      bufferOf[v] = storage.size();
+      storage.emplace_back(storageBytes(t.getElementType(), shape), 0);
+    };
+    // One kernel function per op.
+    std::vector<std::pair<func::FuncOp, std::vector<size_t>>> kernels;
+    SmallVector<Type> resultTypes;
+    std::vector<size_t> resultBuffers;
     std::string message;
     {
-      ScopedDiagnosticHandler capture(copy->getContext(), [&](Diagnostic &d) {
+      ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {
         if (message.empty() && d.getSeverity() == DiagnosticSeverity::Error)
           message = d.str();
         return success();
       });
-      (*copy)->setAttr(kChipAttr, StringAttr::get(copy->getContext(), spec));
-      PassManager cleanup(copy->getContext());
+      OpBuilder b(ctx);
+      int index = 0;
+      for (Operation &op : func.getBody().front().without_terminator()) {
+        if (!isa<dialect::MXQDialect>(op.getDialect())) {
+          error = "@" + entry + " holds '" +
+                  op.getName().getStringRef().str() +
+                  "'; the ascend target runs functions of mxq ops";
+          return false;
+        }
+        std::vector<size_t> buffers;
+        for (Value v : op.getOperands()) {
+          if (!bufferOf.count(v)) {
+            error = "@" + entry + ": an operand of '" +
+                    op.getName().getStringRef().str() +
+                    "' is not an argument or an mxq result";
+            return false;
+          }
+          buffers.push_back(bufferOf[v]);
+        }
+        b.setInsertionPoint(func);
+        auto kernel = func::FuncOp::create(
+            b, op.getLoc(),
+            func.getSymName().str() + (index ? "_" + std::to_string(index)
+                                             : std::string("_kernel")),
+            FunctionType::get(ctx, op.getOperandTypes(), op.getResultTypes()));
+        ++index;
+        Block *body = kernel.addEntryBlock();
+        OpBuilder kb = OpBuilder::atBlockBegin(body);
+        IRMapping map;
+        map.map(op.getOperands(), body->getArguments());
+        Operation *clone = kb.clone(op, map);
+        func::ReturnOp::create(kb, op.getLoc(), clone->getResults());
+        if (failed(lowerFunctionToVTile(kernel, chip, tiling))) {
+          error = message.empty() ? "the ascend lowering failed" : message;
+          // The lowering names the kernel; name the entry instead.
+          size_t at = error.find("@" + kernel.getSymName().str());
+          if (at != std::string::npos)
+            error.replace(at, kernel.getSymName().size() + 1, "@" + entry);
+          return false;
+        }
+        // Results get GM once the lowering took the op (their shapes are
+        // then static).
+        for (Value r : op.getResults()) {
+          if (!cast<RankedTensorType>(r.getType()).hasStaticShape()) {
+            error = "@" + entry + ": a result of '" +
+                    op.getName().getStringRef().str() +
+                    "' has no static shape for these inputs";
+            return false;
+          }
+          allocate(r);
+          buffers.push_back(bufferOf[r]);
+        }
+        kernels.push_back({kernel, buffers});
+      }
+      auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+      for (Value v : ret.getOperands()) {
+        resultTypes.push_back(v.getType());
+        resultBuffers.push_back(bufferOf[v]);
+      }
+      func.erase();
+      PassManager cleanup(ctx);
       cleanup.addPass(createCanonicalizerPass());
       cleanup.addPass(createCSEPass());
-      if (failed(lowerFunctionToVTile(func, chip, tiling)) ||
-          failed(mlir::verify(*copy)) || failed(cleanup.run(*copy))) {
+      if (failed(mlir::verify(*copy)) || failed(cleanup.run(*copy))) {
         error = message.empty() ? "the ascend lowering failed" : message;
         return false;
       }
     }
-    // GM: the inputs (copied: a kernel writes only its results, but the
-    // caller's bytes stay the caller's), then the results.
-    std::vector<std::vector<uint8_t>> storage;
-    for (const RawTensor &in : inputs)
-      storage.push_back(in.data);
+    // Run the kernels in order; their reports add up.
+    last = SimReport();
+    for (auto [i, k] : llvm::enumerate(kernels)) {
+      std::vector<GlobalBuffer> buffers;
+      for (size_t at : k.second)
+        buffers.push_back({storage[at].data(), int64_t(storage[at].size())});
+      SimReport one;
+      std::string path = trace;
+      if (!path.empty() && i)
+        path += "." + std::to_string(i);
+      if (!simulate(k.first, chip, buffers, one, error, path))
+        return false;
+      last.cores = std::max(last.cores, one.cores);
+      last.cycles += one.cycles;
+      for (int p = 0; p < 4; ++p)
+        last.busy[p] += one.busy[p] * double(one.cores) /
+                        double(std::max<int64_t>(last.cores, 1));
+      last.gmRead += one.gmRead;
+      last.gmWritten += one.gmWritten;
+      last.instructions += one.instructions;
+    }
     results.clear();
-    for (Type t : resultTypes) {
+    for (auto [t, at] : llvm::zip(resultTypes, resultBuffers)) {
       auto tt = cast<RankedTensorType>(t);
       RawTensor r;
       r.shape.assign(tt.getShape().begin(), tt.getShape().end());
       r.elementType = tt.getElementType();
-      storage.emplace_back(storageBytes(r.elementType, r.shape), 0);
+      r.data = storage[at];
       results.push_back(std::move(r));
     }
-    std::vector<GlobalBuffer> buffers;
-    for (auto &s : storage)
-      buffers.push_back({s.data(), int64_t(s.size())});
-    if (!simulate(func, chip, buffers, last, error, trace))
-      return false;
-    for (auto [r, s] : llvm::zip(results, llvm::drop_begin(
-                                              storage, inputs.size())))
-      r.data = std::move(s);
     if (profile)
-      reportText = last.summary(chip);
+      reportText = last.summary(chip) +
+                   (kernels.size() > 1
+                        ? "  (" + std::to_string(kernels.size()) +
+                              " kernels, run one after another)\n"
+                        : std::string());
     return true;
   }
 

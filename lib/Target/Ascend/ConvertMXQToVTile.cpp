@@ -1965,6 +1965,11 @@ LogicalResult lowerFunctionToVTile(func::FuncOp func, const Chip &chip,
   ctx->getOrLoadDialect<VTileDialect>();
   ctx->getOrLoadDialect<arith::ArithDialect>();
   ctx->getOrLoadDialect<scf::SCFDialect>();
+  if (isa<dialect::DualQuantizeOp>(func.getBody().front().front()))
+    return fail(func, "uses mxq.dual_quantize (swizzled scales and "
+                      "transposed column codes), which the ascend target "
+                      "does not lower yet; CANN's dual-axis op, two "
+                      "quantizes of one input, runs");
   if (isa<dialect::TwoLevelQuantizeOp>(func.getBody().front().front())) {
     TwoLevelPlan p;
     if (failed(planTwoLevel(func, chip, options, p)))

@@ -111,3 +111,12 @@ func.func @two_level_smooth(%x: tensor<4x512xbf16>, %m: tensor<512xbf16>) -> (te
       : tensor<4x512xbf16>, tensor<512xbf16> -> tensor<4x512xf4E2M1FN>, tensor<4x1xf32>, tensor<4x8x2xf8E8M0FNU>
   return %y, %l0, %l1 : tensor<4x512xf4E2M1FN>, tensor<4x1xf32>, tensor<4x8x2xf8E8M0FNU>
 }
+
+// -----
+
+// expected-error @+1 {{@dual: uses mxq.dual_quantize (swizzled scales and transposed column codes), which the ascend target does not lower yet; CANN's dual-axis op, two quantizes of one input, runs}}
+func.func @dual(%x: tensor<128x128xbf16>) -> (tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>) {
+  %q0, %s0, %q1, %s1 = mxq.dual_quantize %x scale = rceil
+      : tensor<128x128xbf16> -> tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
+  return %q0, %s0, %q1, %s1 : tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
+}
