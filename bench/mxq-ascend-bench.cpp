@@ -30,7 +30,8 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory category("mxq-ascend-bench options");
-static cl::opt<int64_t> size("size", cl::desc("rows and columns (default 8192)"),
+static cl::opt<int64_t> size("size",
+                             cl::desc("rows and columns (default 8192)"),
                              cl::init(8192), cl::cat(category));
 static cl::opt<bool> quick("quick",
                            cl::desc("only the default and single-buffered "
@@ -55,41 +56,47 @@ std::vector<Kernel> kernels(int64_t n) {
   double elems = double(n) * n, blocks = double(n) * ((n + 31) / 32);
   auto quantize = [&](const char *code) {
     return "func.func @f(%x: " + t + "xbf16>) -> (" + t + "x" + code +
-           ">, tensor<" + s + "x" + nb + "xf8E8M0FNU>) {\n"
-           "  %q, %s = mxq.quantize %x axis = 1 scale = floor : " + t +
-           "xbf16> -> " + t + "x" + code + ">, tensor<" + s + "x" + nb +
-           "xf8E8M0FNU>\n  return %q, %s : " + t + "x" + code +
-           ">, tensor<" + s + "x" + nb + "xf8E8M0FNU>\n}\n";
+           ">, tensor<" + s + "x" + nb +
+           "xf8E8M0FNU>) {\n"
+           "  %q, %s = mxq.quantize %x axis = 1 scale = floor : " +
+           t + "xbf16> -> " + t + "x" + code + ">, tensor<" + s + "x" + nb +
+           "xf8E8M0FNU>\n  return %q, %s : " + t + "x" + code + ">, tensor<" +
+           s + "x" + nb + "xf8E8M0FNU>\n}\n";
   };
   std::string l0 = std::to_string((n + 511) / 512);
   std::string pairs = std::to_string(((n + 31) / 32 + 1) / 2);
   std::string twoLevel =
-      "func.func @f(%x: " + t + "xbf16>) -> (" + t + "xf4E2M1FN>, tensor<" +
-      s + "x" + l0 + "xf32>, tensor<" + s + "x" + pairs +
+      "func.func @f(%x: " + t + "xbf16>) -> (" + t + "xf4E2M1FN>, tensor<" + s +
+      "x" + l0 + "xf32>, tensor<" + s + "x" + pairs +
       "x2xf8E8M0FNU>) {\n  %y, %a, %b = mxq.two_level_quantize %x : " + t +
       "xbf16> -> " + t + "xf4E2M1FN>, tensor<" + s + "x" + l0 +
-      "xf32>, tensor<" + s + "x" + pairs + "x2xf8E8M0FNU>\n  return %y, %a, "
-      "%b : " + t + "xf4E2M1FN>, tensor<" + s + "x" + l0 + "xf32>, tensor<" +
-      s + "x" + pairs + "x2xf8E8M0FNU>\n}\n";
+      "xf32>, tensor<" + s + "x" + pairs +
+      "x2xf8E8M0FNU>\n  return %y, %a, "
+      "%b : " +
+      t + "xf4E2M1FN>, tensor<" + s + "x" + l0 + "xf32>, tensor<" + s + "x" +
+      pairs + "x2xf8E8M0FNU>\n}\n";
   std::string rowPairs = "tensor<" + s + "x" + pairs + "x2xf8E8M0FNU>";
   std::string colPairs = "tensor<" + std::to_string(((n + 31) / 32 + 1) / 2) +
                          "x" + s + "x2xf8E8M0FNU>";
   std::string dualAxis =
-      "func.func @f(%x: " + t + "xbf16>) -> (" + t + "xf8E4M3FN>, " +
-      rowPairs + ", " + t + "xf8E4M3FN>, " + colPairs + ") {\n"
+      "func.func @f(%x: " + t + "xbf16>) -> (" + t + "xf8E4M3FN>, " + rowPairs +
+      ", " + t + "xf8E4M3FN>, " + colPairs +
+      ") {\n"
       "  %y1, %s1 = mxq.quantize %x axis = 1 scale = floor layout = pairs : " +
-      t + "xbf16> -> " + t + "xf8E4M3FN>, " + rowPairs + "\n"
+      t + "xbf16> -> " + t + "xf8E4M3FN>, " + rowPairs +
+      "\n"
       "  %y2, %s2 = mxq.quantize %x axis = 0 scale = floor layout = pairs : " +
-      t + "xbf16> -> " + t + "xf8E4M3FN>, " + colPairs + "\n"
-      "  return %y1, %s1, %y2, %s2 : " + t + "xf8E4M3FN>, " + rowPairs + ", " +
-      t + "xf8E4M3FN>, " + colPairs + "\n}\n";
+      t + "xbf16> -> " + t + "xf8E4M3FN>, " + colPairs +
+      "\n"
+      "  return %y1, %s1, %y2, %s2 : " +
+      t + "xf8E4M3FN>, " + rowPairs + ", " + t + "xf8E4M3FN>, " + colPairs +
+      "\n}\n";
   return {
       {"MXFP8 quantize (e4m3)", quantize("f8E4M3FN"), elems + blocks},
       {"FP4 quantize (e2m1)", quantize("f4E2M1FN"), elems / 2 + blocks},
       {"two-level FP4 (CANN dual-level)", twoLevel,
        elems / 2 + blocks + double(n) * ((n + 511) / 512) * 4},
-      {"CANN dual-axis MXFP8 (two kernels)", dualAxis,
-       2 * elems + 2 * blocks},
+      {"CANN dual-axis MXFP8 (two kernels)", dualAxis, 2 * elems + 2 * blocks},
   };
 }
 
@@ -164,9 +171,9 @@ int main(int argc, char **argv) {
           {(readBytes + writeBytes) / chip.gmBytesPerSec,
            readBytes / (chip.cores * chip.dmaReadCap * chip.freqHz),
            writeBytes / (chip.cores * chip.dmaWriteCap * chip.freqHz)});
-      llvm::outs() << llvm::format(
-          "%s %s: %.1f MB moved, DMA bound %.1f us\n", c.c_str(),
-          k.name.c_str(), (readBytes + writeBytes) / 1e6, bound * 1e6);
+      llvm::outs() << llvm::format("%s %s: %.1f MB moved, DMA bound %.1f us\n",
+                                   c.c_str(), k.name.c_str(),
+                                   (readBytes + writeBytes) / 1e6, bound * 1e6);
       for (const Config &cfg : configs) {
         if (quick && !cfg.tiles.empty())
           continue;
@@ -183,8 +190,7 @@ int main(int argc, char **argv) {
           options.tileSizes = {0, 0, 1};
         if (!module)
           error = "the kernel does not parse";
-        if (!module ||
-            !(exe = ascend->compile(*module, "f", options, error)) ||
+        if (!module || !(exe = ascend->compile(*module, "f", options, error)) ||
             !exe->time({x}, 1, timing, error)) {
           llvm::outs() << "  " << tag << ": error: " << error << "\n";
           ++failures;

@@ -49,9 +49,9 @@ static cl::opt<std::string> chipSpec(
 static cl::opt<std::string> trace("trace",
                                   cl::desc("write a Chrome/Perfetto trace"),
                                   cl::cat(category));
-static cl::opt<std::string> outputDir(
-    "output-dir", cl::desc("write every argument's final bytes here"),
-    cl::cat(category));
+static cl::opt<std::string>
+    outputDir("output-dir", cl::desc("write every argument's final bytes here"),
+              cl::cat(category));
 
 static int error(const llvm::Twine &message) {
   llvm::errs() << "mxq-vtile-run: error: " << message << "\n";
@@ -61,8 +61,9 @@ static int error(const llvm::Twine &message) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(argc, argv, "run a vtile kernel on the "
-                                          "Ascend-like simulator\n");
+  cl::ParseCommandLineOptions(argc, argv,
+                              "run a vtile kernel on the "
+                              "Ascend-like simulator\n");
   if (inputFile.empty() || entry.empty())
     return error("usage: mxq-vtile-run FILE.mlir --entry NAME");
   mxq::registerAllTargets();

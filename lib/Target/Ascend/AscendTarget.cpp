@@ -162,8 +162,7 @@ public:
       int index = 0;
       for (Operation &op : func.getBody().front().without_terminator()) {
         if (!isa<dialect::MXQDialect>(op.getDialect())) {
-          error = "@" + entry + " holds '" +
-                  op.getName().getStringRef().str() +
+          error = "@" + entry + " holds '" + op.getName().getStringRef().str() +
                   "'; the ascend target runs functions of mxq ops";
           return false;
         }
@@ -180,8 +179,8 @@ public:
         b.setInsertionPoint(func);
         auto kernel = func::FuncOp::create(
             b, op.getLoc(),
-            func.getSymName().str() + (index ? "_" + std::to_string(index)
-                                             : std::string("_kernel")),
+            func.getSymName().str() +
+                (index ? "_" + std::to_string(index) : std::string("_kernel")),
             FunctionType::get(ctx, op.getOperandTypes(), op.getResultTypes()));
         ++index;
         Block *body = kernel.addEntryBlock();
@@ -257,11 +256,11 @@ public:
       results.push_back(std::move(r));
     }
     if (profile)
-      reportText = last.summary(chip) +
-                   (kernels.size() > 1
-                        ? "  (" + std::to_string(kernels.size()) +
-                              " kernels, run one after another)\n"
-                        : std::string());
+      reportText =
+          last.summary(chip) + (kernels.size() > 1
+                                    ? "  (" + std::to_string(kernels.size()) +
+                                          " kernels, run one after another)\n"
+                                    : std::string());
     return true;
   }
 
@@ -368,7 +367,8 @@ public:
     }
     if (options.tileSizes.size() == 3 && options.tileSizes[2] > 2) {
       error = "--tile-sizes: buffers per stage are 1 or 2 (0: 2), but the "
-              "third size is " + std::to_string(options.tileSizes[2]);
+              "third size is " +
+              std::to_string(options.tileSizes[2]);
       return false;
     }
     return true;
@@ -393,9 +393,9 @@ public:
       tiling.tileCols = options.tileSizes[1];
     if (options.tileSizes.size() > 2)
       tiling.doubleBuffer = options.tileSizes[2] != 1;
-    return std::make_unique<AscendExecutable>(
-        module.clone(), entry, spec, chip, tiling, options.profile,
-        options.trace);
+    return std::make_unique<AscendExecutable>(module.clone(), entry, spec, chip,
+                                              tiling, options.profile,
+                                              options.trace);
   }
 };
 

@@ -56,15 +56,18 @@ bool parseChip(StringRef spec, Chip &chip, std::string &error) {
     auto positive = [&](const char *what) {
       if (v > 0)
         return true;
-      error = "chip '" + spec.str() + "': " + what + " must be positive, but "
-              "it is " + value.str();
+      error = "chip '" + spec.str() + "': " + what +
+              " must be positive, but "
+              "it is " +
+              value.str();
       return false;
     };
     auto whole = [&](const char *what, int64_t &field, int64_t minimum) {
       if (v != double(int64_t(v)) || v < double(minimum) || v > 1e12) {
-        error = "chip '" + spec.str() + "': " + what + " must be a whole "
-                "number of at least " + std::to_string(minimum) +
-                ", but it is " + value.str();
+        error = "chip '" + spec.str() + "': " + what +
+                " must be a whole "
+                "number of at least " +
+                std::to_string(minimum) + ", but it is " + value.str();
         return false;
       }
       field = int64_t(v);
@@ -76,8 +79,10 @@ bool parseChip(StringRef spec, Chip &chip, std::string &error) {
     else if (key == "ub-bytes") {
       ok = whole("ub-bytes", chip.ubBytes, 4096);
       if (ok && chip.ubBytes % 32) {
-        error = "chip '" + spec.str() + "': ub-bytes must be a multiple of "
-                "32, but it is " + value.str();
+        error = "chip '" + spec.str() +
+                "': ub-bytes must be a multiple of "
+                "32, but it is " +
+                value.str();
         ok = false;
       }
     } else if (key == "freq-mhz")
@@ -116,8 +121,8 @@ bool parseChip(StringRef spec, Chip &chip, std::string &error) {
 }
 
 bool chipOf(Operation *op, Chip &chip, std::string &error) {
-  auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op)
-                                  : op->getParentOfType<ModuleOp>();
+  auto module =
+      isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
   StringAttr spec =
       module ? module->getAttrOfType<StringAttr>(kChipAttr) : StringAttr();
   return parseChip(spec ? spec.getValue() : StringRef("950pr"), chip, error);

@@ -64,9 +64,9 @@ struct Emitter {
   /// A UB buffer of `bytes` (rounded up to 32) at the next free address.
   Value buffer(int64_t bytes) {
     bytes = roundUp(bytes, 32);
-    Value v = UBBufferOp::create(b, loc, b.getIndexType(),
-                                   b.getI64IntegerAttr(next),
-                                   b.getI64IntegerAttr(bytes));
+    Value v =
+        UBBufferOp::create(b, loc, b.getIndexType(), b.getI64IntegerAttr(next),
+                           b.getI64IntegerAttr(bytes));
     next += bytes;
     return v;
   }
@@ -91,8 +91,8 @@ struct Emitter {
     int64_t bytes = laneBits(type) / 8, per = 256 / bytes;
     repeated(lanes, per, 1, [&](int64_t off, Value r, IntegerAttr mask) {
       VScalarOp::create(b, loc, kind, add(dst, off * bytes),
-                          add(src, off * bytes), r, type, s, mask, nullptr,
-                          nullptr);
+                        add(src, off * bytes), r, type, s, mask, nullptr,
+                        nullptr);
     });
   }
   void binary(BinaryKind kind, Value dst, Value lhs, Value rhs, Type type,
@@ -100,23 +100,22 @@ struct Emitter {
     int64_t bytes = laneBits(type) / 8, per = 256 / bytes;
     repeated(lanes, per, 1, [&](int64_t off, Value r, IntegerAttr mask) {
       VBinaryOp::create(b, loc, kind, add(dst, off * bytes),
-                          add(lhs, off * bytes), add(rhs, off * bytes), r,
-                          type, mask, nullptr, nullptr);
+                        add(lhs, off * bytes), add(rhs, off * bytes), r, type,
+                        mask, nullptr, nullptr);
     });
   }
   void unary(UnaryKind kind, Value dst, Value src, Type type, int64_t lanes) {
     int64_t bytes = laneBits(type) / 8, per = 256 / bytes;
     repeated(lanes, per, 1, [&](int64_t off, Value r, IntegerAttr mask) {
       VUnaryOp::create(b, loc, kind, add(dst, off * bytes),
-                       add(src, off * bytes), r, type, mask, nullptr,
-                       nullptr);
+                       add(src, off * bytes), r, type, mask, nullptr, nullptr);
     });
   }
   void dup(Value dst, Attribute s, Type type, int64_t lanes) {
     int64_t bytes = laneBits(type) / 8, per = 256 / bytes;
     repeated(lanes, per, 1, [&](int64_t off, Value r, IntegerAttr mask) {
       VDupOp::create(b, loc, add(dst, off * bytes), r, type, s, mask, nullptr,
-                       nullptr);
+                     nullptr);
     });
   }
   /// A lane mask (one bit per lane) of `pred(src, s)`; `lanes` a multiple
@@ -126,7 +125,7 @@ struct Emitter {
     int64_t bytes = laneBits(type) / 8, per = 256 / bytes;
     repeated(lanes, per, bytes, [&](int64_t off, Value r, IntegerAttr m) {
       VCmpsOp::create(b, loc, pred, add(dst, off / 8), add(src, off * bytes), r,
-                        type, s, m, nullptr, nullptr);
+                      type, s, m, nullptr, nullptr);
     });
   }
   void sel(Value dst, Value mask, Value lhs, Value rhs, Type type,
@@ -134,8 +133,8 @@ struct Emitter {
     int64_t bytes = laneBits(type) / 8, per = 256 / bytes;
     repeated(lanes, per, bytes, [&](int64_t off, Value r, IntegerAttr m) {
       VSelOp::create(b, loc, add(dst, off * bytes), add(mask, off / 8),
-                       add(lhs, off * bytes), add(rhs, off * bytes), r, type,
-                       m, nullptr, nullptr);
+                     add(lhs, off * bytes), add(rhs, off * bytes), r, type, m,
+                     nullptr, nullptr);
     });
   }
   void cast(Value dst, Type dstType, Value src, Type srcType, RoundMode round,
@@ -144,7 +143,7 @@ struct Emitter {
     int64_t per = 2048 / std::max(db, sb);
     repeated(lanes, per, 1, [&](int64_t off, Value r, IntegerAttr m) {
       VCastOp::create(b, loc, add(dst, off * db / 8), add(src, off * sb / 8), r,
-                        srcType, dstType, round, sat, m, nullptr, nullptr);
+                      srcType, dstType, round, sat, m, nullptr, nullptr);
     });
   }
   void flag(bool set, Pipe src, Pipe dst, Value id) {
@@ -232,9 +231,10 @@ void emitScaleAndMultiplier(Emitter &e, const BlockBuffers &bb,
   }
   // A block holding an infinity (and no NaN) per inf_policy; one holding a
   // NaN gets 0xFF.
-  int64_t infScale = pol.inf == dialect::InfPolicy::nan        ? 255
-                     : pol.inf == dialect::InfPolicy::saturate ? 254
-                     : std::min<int64_t>(255 - emax, 254);
+  int64_t infScale = pol.inf == dialect::InfPolicy::nan ? 255
+                     : pol.inf == dialect::InfPolicy::saturate
+                         ? 254
+                         : std::min<int64_t>(255 - emax, 254);
   selectConst(CmpPredicate::eq, bb.am, 0x7F800000, bb.s, infScale);
   selectConst(CmpPredicate::gt, bb.am, 0x7F800000, bb.s, 255);
 
@@ -249,7 +249,6 @@ void emitScaleAndMultiplier(Emitter &e, const BlockBuffers &bb,
     selectConst(CmpPredicate::eq, bb.e, 0, bb.mb, 0);
   else if (pol.underflow == dialect::Underflow::flush_le_emax)
     selectConst(CmpPredicate::le, bb.e, emax, bb.mb, 0);
-
 }
 
 LogicalResult fail(func::FuncOp func, const Twine &why);
@@ -291,36 +290,34 @@ LogicalResult fail(func::FuncOp func, const Twine &why) {
 }
 
 /// UB bytes a tile of `t` rows x `c` columns needs.
-int64_t tileBytes(const Plan &p, int64_t t, int64_t c, bool dbl,
-                  bool needW) {
+int64_t tileBytes(const Plan &p, int64_t t, int64_t c, bool dbl, bool needW) {
   int64_t n = t * c, nb = n / p.block, depth = dbl ? 2 : 1;
   int64_t nbPitch = roundUp(c / p.block, 32);
   int64_t perBlock = roundUp(nb, 256) * 4;
   int64_t bytes = 0;
-  bytes += depth * roundUp(n * p.inBytes, 32);          // IN
-  bytes += p.inBytes == 4 ? 0 : roundUp(n * 4, 32);     // X
-  bytes += roundUp(n * 4, 32);                          // P
-  bytes += needsQ(p) ? roundUp(n * 2, 32) : 0;         // Q (bf16)
+  bytes += depth * roundUp(n * p.inBytes, 32);                  // IN
+  bytes += p.inBytes == 4 ? 0 : roundUp(n * 4, 32);             // X
+  bytes += roundUp(n * 4, 32);                                  // P
+  bytes += needsQ(p) ? roundUp(n * 2, 32) : 0;                  // Q (bf16)
   bytes += needW ? roundUp(n * 4, 32) + roundUp(n / 8, 32) : 0; // W, lane mask
-  bytes += depth * roundUp(n * p.codeBits / 8, 32);     // codes
-  bytes += depth * t * nbPitch;                         // scale bytes
-  bytes += 7 * perBlock; // AM, E, S, MB, CONST and two temporaries
-  bytes += roundUp(nb, 256) / 8;                        // block mask
+  bytes += depth * roundUp(n * p.codeBits / 8, 32);             // codes
+  bytes += depth * t * nbPitch;                                 // scale bytes
+  bytes += 7 * perBlock;         // AM, E, S, MB, CONST and two temporaries
+  bytes += roundUp(nb, 256) / 8; // block mask
   return bytes;
 }
 
 /// UB bytes of a column tile: `g` block-rows (g * block rows) x `c`.
-int64_t columnBytes(const Plan &p, int64_t g, int64_t c, bool dbl,
-                    bool needW) {
+int64_t columnBytes(const Plan &p, int64_t g, int64_t c, bool dbl, bool needW) {
   int64_t n = g * p.block * c, nb = g * c, depth = dbl ? 2 : 1;
   int64_t bytes = 0;
-  bytes += depth * roundUp(n * p.inBytes, 32);          // IN
-  bytes += p.inBytes == 4 ? 0 : roundUp(n * 4, 32);     // X
-  bytes += roundUp(n * 4, 32);                          // A, then P
-  bytes += needsQ(p) ? roundUp(n * 2, 32) : 0;         // Q (bf16)
+  bytes += depth * roundUp(n * p.inBytes, 32);      // IN
+  bytes += p.inBytes == 4 ? 0 : roundUp(n * 4, 32); // X
+  bytes += roundUp(n * 4, 32);                      // A, then P
+  bytes += needsQ(p) ? roundUp(n * 2, 32) : 0;      // Q (bf16)
   bytes += needW ? roundUp(n * 4, 32) + roundUp(n / 8, 32) : 0;
-  bytes += depth * roundUp(n * p.codeBits / 8, 32);     // codes
-  bytes += depth * roundUp(nb, 32);                     // scale bytes
+  bytes += depth * roundUp(n * p.codeBits / 8, 32); // codes
+  bytes += depth * roundUp(nb, 32);                 // scale bytes
   bytes += 7 * roundUp(nb, 256) * 4 + roundUp(nb, 256) / 8;
   return bytes;
 }
@@ -371,13 +368,14 @@ LogicalResult planColumns(func::FuncOp func, const Chip &chip,
       return fail(func, "tile-rows = " + Twine(options.tileRows) +
                             " is not a multiple of " + Twine(step) +
                             " block(s) of " + Twine(p.block) +
-                            " rows that fits the UB with " +
-                            Twine(p.tileCols) + " columns (at most " +
-                            Twine(most * p.block) + " rows)");
+                            " rows that fits the UB with " + Twine(p.tileCols) +
+                            " columns (at most " + Twine(most * p.block) +
+                            " rows)");
     p.groups = options.tileRows / p.block;
   } else {
     int64_t slices = ceilDiv(p.n, p.tileCols);
-    int64_t perSlice = ceilDiv(chip.cores, std::max<int64_t>(1, slices * p.outer));
+    int64_t perSlice =
+        ceilDiv(chip.cores, std::max<int64_t>(1, slices * p.outer));
     int64_t g = roundUp(std::max<int64_t>(1, nb / perSlice), step);
     p.groups = std::clamp<int64_t>(g, step, most);
   }
@@ -395,9 +393,10 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
   Block &body = func.getBody().front();
   auto op = dyn_cast<dialect::QuantizeOp>(body.front());
   auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
-  if (!op || func.getNumArguments() != 1 || op.getInput() != func.getArgument(0) ||
-      !ret || ret.getNumOperands() != 2 ||
-      ret.getOperand(0) != op.getCodes() || ret.getOperand(1) != op.getScales() ||
+  if (!op || func.getNumArguments() != 1 ||
+      op.getInput() != func.getArgument(0) || !ret ||
+      ret.getNumOperands() != 2 || ret.getOperand(0) != op.getCodes() ||
+      ret.getOperand(1) != op.getScales() ||
       &*std::next(body.begin()) != ret.getOperation())
     return fail(func, kOneOpMessage);
   p.op = op;
@@ -647,8 +646,8 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
     Value base = e.add(pBuf, j * B * C * 4);
     for (int64_t len = B; len > 1; len -= len / 2) {
       int64_t h = len / 2;
-      e.binary(BinaryKind::max, base, base, e.add(base, (len - h) * C * 4),
-               u32, h * C);
+      e.binary(BinaryKind::max, base, base, e.add(base, (len - h) * C * 4), u32,
+               h * C);
     }
     VUnaryOp::create(b, loc, UnaryKind::copy, e.add(amBuf, j * C * 4), base,
                      e.idx(C / 64), u32, IntegerAttr(), nullptr, nullptr);
@@ -665,8 +664,7 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
       Value odd = e.add(sBuf, (2 * h + 1) * C * 4);
       Value pair = e.add(t2Buf, h * C * 4);
       e.scalar(BinaryKind::shl, pair, odd, u32v(8), u32, C);
-      e.binary(BinaryKind::Or, pair, pair, e.add(sBuf, 2 * h * C * 4), u32,
-               C);
+      e.binary(BinaryKind::Or, pair, pair, e.add(sBuf, 2 * h * C * 4), u32, C);
     }
     e.cast(scalesUB, u16, t2Buf, u32, RoundMode::none, false, NB / 2);
   } else {
@@ -702,7 +700,7 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
     RoundMode toBF16 = rounding == dialect::Rounding::floor ? RoundMode::floor
                                                             : RoundMode::rint;
     e.cast(qBuf, bf16, pBuf, f32, toBF16, false, N);
-    RoundMode mode = rounding == dialect::Rounding::away ? RoundMode::round
+    RoundMode mode = rounding == dialect::Rounding::away    ? RoundMode::round
                      : rounding == dialect::Rounding::floor ? RoundMode::floor
                                                             : RoundMode::rint;
     e.cast(codesUB, p.codeType, qBuf, bf16, mode, true, N);
@@ -715,12 +713,12 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   e.flag(true, Pipe::v, Pipe::mte3, pp);
   e.flag(false, Pipe::v, Pipe::mte3, pp);
   Value codeLen = e.div(e.add(e.mul(cols, p.codeBits), 7), 8);
-  CopyUbToGmOp::create(
-      b, loc, codesGM,
-      e.add(e.mul(e.add(e.mul(o, p.m), m0), codeRow),
-            e.div(e.mul(c0, p.codeBits), 8)),
-      codesUB, rows, codeLen, e.div(e.sub(e.idx(codePitch), padded(codeLen)), 32),
-      e.sub(e.idx(codeRow), codeLen));
+  CopyUbToGmOp::create(b, loc, codesGM,
+                       e.add(e.mul(e.add(e.mul(o, p.m), m0), codeRow),
+                             e.div(e.mul(c0, p.codeBits), 8)),
+                       codesUB, rows, codeLen,
+                       e.div(e.sub(e.idx(codePitch), padded(codeLen)), 32),
+                       e.sub(e.idx(codeRow), codeLen));
   Value blockRows = e.div(e.add(rows, B - 1), B);
   if (p.pairs) {
     int64_t nh = ceilDiv(nb, 2);
@@ -728,16 +726,15 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
     Value len = e.mul(cols, 2);
     CopyUbToGmOp::create(
         b, loc, scalesGM,
-        e.mul(e.add(e.mul(e.add(e.mul(o, nh), e.mul(rowTile, G / 2)), p.n),
-                    c0),
+        e.mul(e.add(e.mul(e.add(e.mul(o, nh), e.mul(rowTile, G / 2)), p.n), c0),
               2),
         scalesUB, pairs, len, e.div(e.sub(e.idx(2 * C), padded(len)), 32),
         e.mul(e.sub(e.idx(p.n), cols), 2));
   } else {
     CopyUbToGmOp::create(
         b, loc, scalesGM,
-        e.add(e.mul(e.add(e.mul(o, nb), e.mul(rowTile, G)), p.n), c0),
-        scalesUB, blockRows, cols, e.div(e.sub(e.idx(C), padded(cols)), 32),
+        e.add(e.mul(e.add(e.mul(o, nb), e.mul(rowTile, G)), p.n), c0), scalesUB,
+        blockRows, cols, e.div(e.sub(e.idx(C), padded(cols)), 32),
         e.sub(e.idx(p.n), cols));
   }
   e.flag(true, Pipe::mte3, Pipe::v, pp);
@@ -788,8 +785,8 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   func.getBody().push_front(entry);
   func.setFunctionType(FunctionType::get(ctx, args, {}));
   func->setAttr(kKernelAttr, UnitAttr::get(ctx));
-  func->setAttr(kCoresAttr, IntegerAttr::get(IntegerType::get(ctx, 64),
-                                             p.cores));
+  func->setAttr(kCoresAttr,
+                IntegerAttr::get(IntegerType::get(ctx, 64), p.cores));
   func->removeAttr("llvm.emit_c_interface");
 
   OpBuilder b = OpBuilder::atBlockBegin(entry);
@@ -837,8 +834,8 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   Value t1 = e.div(e.mul(e.add(core, 1), p.tiles), p.cores);
   Value zero = e.idx(0), one = e.idx(1);
   for (int64_t id = 0; id < depth; ++id) {
-    e.flag(true, Pipe::v, Pipe::mte2, e.idx(id));   // IN[id] free
-    e.flag(true, Pipe::mte3, Pipe::v, e.idx(id));   // outputs[id] free
+    e.flag(true, Pipe::v, Pipe::mte2, e.idx(id)); // IN[id] free
+    e.flag(true, Pipe::mte3, Pipe::v, e.idx(id)); // outputs[id] free
   }
   auto loop = scf::ForOp::create(b, loc, t0, t1, one);
   b.setInsertionPointToStart(loop.getBody());
@@ -857,7 +854,7 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   int64_t lastCols = p.k - (p.slices - 1) * C;
   if (roundUp(lastCols * p.inBytes, 32) < inPitch) {
     Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           slice, e.idx(p.slices - 1));
+                                         slice, e.idx(p.slices - 1));
     auto zeroing = scf::IfOp::create(b, loc, isLast, /*withElse=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&zeroing.getThenRegion().front());
@@ -867,7 +864,8 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   }
   Value inLen = e.mul(cols, p.inBytes);
   Value inLenPadded = e.mul(e.div(e.add(inLen, 31), 32), 32);
-  CopyGmToUbOp::create(b, loc, in, x, e.mul(e.add(e.mul(r0, p.k), c0), p.inBytes), rows, inLen,
+  CopyGmToUbOp::create(
+      b, loc, in, x, e.mul(e.add(e.mul(r0, p.k), c0), p.inBytes), rows, inLen,
       e.mul(e.sub(e.idx(p.k), cols), p.inBytes),
       e.div(e.sub(e.idx(inPitch), inLenPadded), 32), b.getI64IntegerAttr(0));
   e.flag(true, Pipe::mte2, Pipe::v, pp);
@@ -886,7 +884,7 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
     int64_t per = 64, multiple = std::max<int64_t>(1, B / 8);
     e.repeated(N, per, multiple, [&](int64_t off, Value r, IntegerAttr) {
       VReduceGroupOp::create(b, loc, ReduceKind::max, e.add(amBuf, off / B * 4),
-                               e.add(pBuf, off * 4), r, u32, B);
+                             e.add(pBuf, off * 4), r, u32, B);
     });
   }
   BlockBuffers perBlockBufs{amBuf, eBuf,  sBuf,      mbBuf, constBuf,
@@ -903,11 +901,11 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   } else {
     for (int64_t row0 = 0; row0 < T; row0 += chip.maxRepeat) {
       int64_t n = std::min<int64_t>(chip.maxRepeat, T - row0);
-      VCastOp::create(
-          b, loc, e.add(scalesUB, row0 * scalePitch),
-          e.add(sBuf, row0 * nbr * 4), e.idx(n), u32, u8, RoundMode::none,
-          false, b.getI64IntegerAttr(nbr), b.getDenseI64ArrayAttr({1, 1}),
-          b.getDenseI64ArrayAttr({scalePitch / 32, nbr * 4 / 32}));
+      VCastOp::create(b, loc, e.add(scalesUB, row0 * scalePitch),
+                      e.add(sBuf, row0 * nbr * 4), e.idx(n), u32, u8,
+                      RoundMode::none, false, b.getI64IntegerAttr(nbr),
+                      b.getDenseI64ArrayAttr({1, 1}),
+                      b.getDenseI64ArrayAttr({scalePitch / 32, nbr * 4 / 32}));
     }
   }
 
@@ -915,8 +913,7 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   e.repeated(N, 64, std::max<int64_t>(1, B / 8),
              [&](int64_t off, Value r, IntegerAttr) {
                VBroadcastGroupOp::create(b, loc, e.add(pBuf, off * 4),
-                                           e.add(mbBuf, off / B * 4), r, u32,
-                                           B);
+                                         e.add(mbBuf, off / B * 4), r, u32, B);
              });
   e.binary(BinaryKind::mul, pBuf, X, pBuf, f32, N);
   if (p.inBytes == 4)
@@ -940,7 +937,7 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
     RoundMode toBF16 = rounding == dialect::Rounding::floor ? RoundMode::floor
                                                             : RoundMode::rint;
     e.cast(qBuf, bf16, pBuf, f32, toBF16, false, N);
-    RoundMode mode = rounding == dialect::Rounding::away ? RoundMode::round
+    RoundMode mode = rounding == dialect::Rounding::away    ? RoundMode::round
                      : rounding == dialect::Rounding::floor ? RoundMode::floor
                                                             : RoundMode::rint;
     e.cast(codesUB, p.codeType, qBuf, bf16, mode, true, N);
@@ -953,15 +950,18 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   e.flag(false, Pipe::v, Pipe::mte3, pp);
   Value codeLen = e.div(e.add(e.mul(cols, p.codeBits), 7), 8);
   Value codeLenPadded = e.mul(e.div(e.add(codeLen, 31), 32), 32);
-  CopyUbToGmOp::create(b, loc, codesGM, e.add(e.mul(r0, codeRow), e.div(e.mul(c0, p.codeBits), 8)),
-      codesUB, rows, codeLen, e.div(e.sub(e.idx(codePitch), codeLenPadded), 32),
+  CopyUbToGmOp::create(
+      b, loc, codesGM,
+      e.add(e.mul(r0, codeRow), e.div(e.mul(c0, p.codeBits), 8)), codesUB, rows,
+      codeLen, e.div(e.sub(e.idx(codePitch), codeLenPadded), 32),
       e.sub(e.idx(codeRow), codeLen));
   Value blocks = e.div(e.add(cols, B - 1), B);
   if (p.pairs) // an odd count takes the next (all-zero) block's byte 0
     blocks = e.mul(e.div(e.add(blocks, 1), 2), 2);
   Value scaleLenPadded = e.mul(e.div(e.add(blocks, 31), 32), 32);
-  CopyUbToGmOp::create(b, loc, scalesGM, e.add(e.mul(r0, scaleRow), e.div(c0, B)), scalesUB, rows,
-      blocks, e.div(e.sub(e.idx(scalePitch), scaleLenPadded), 32),
+  CopyUbToGmOp::create(
+      b, loc, scalesGM, e.add(e.mul(r0, scaleRow), e.div(c0, B)), scalesUB,
+      rows, blocks, e.div(e.sub(e.idx(scalePitch), scaleLenPadded), 32),
       e.sub(e.idx(scaleRow), blocks));
   e.flag(true, Pipe::mte3, Pipe::v, pp);
 
@@ -992,11 +992,11 @@ int64_t dequantizeBytes(const DequantizePlan &p, int64_t t, int64_t c,
                         bool dbl) {
   int64_t n = t * c, nb = n / p.block, depth = dbl ? 2 : 1;
   int64_t bytes = 0;
-  bytes += depth * roundUp(n * p.codeBits / 8, 32);    // codes
-  bytes += depth * t * roundUp(c / p.block, 32);       // scale bytes
-  bytes += roundUp(n * 4, 32);                         // D (decoded)
-  bytes += p.codeBits == 4 ? roundUp(n * 2, 32) : 0;   // Q (bf16)
-  bytes += roundUp(n * 4, 32) + roundUp(n / 8, 32);    // W, lane mask
+  bytes += depth * roundUp(n * p.codeBits / 8, 32);            // codes
+  bytes += depth * t * roundUp(c / p.block, 32);               // scale bytes
+  bytes += roundUp(n * 4, 32);                                 // D (decoded)
+  bytes += p.codeBits == 4 ? roundUp(n * 2, 32) : 0;           // Q (bf16)
+  bytes += roundUp(n * 4, 32) + roundUp(n / 8, 32);            // W, lane mask
   bytes += (p.outBytes == 4 ? depth : 1) * roundUp(n * 4, 32); // P
   bytes += p.outBytes == 4 ? 0 : depth * roundUp(n * p.outBytes, 32);
   bytes += 3 * roundUp(nb, 256) * 4 + roundUp(nb, 256) / 8; // S, MB, CONST
@@ -1004,8 +1004,7 @@ int64_t dequantizeBytes(const DequantizePlan &p, int64_t t, int64_t c,
 }
 
 LogicalResult planDequantize(func::FuncOp func, const Chip &chip,
-                             const TilingOptions &options,
-                             DequantizePlan &p) {
+                             const TilingOptions &options, DequantizePlan &p) {
   Block &body = func.getBody().front();
   auto op = dyn_cast<dialect::DequantizeOp>(body.front());
   auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
@@ -1190,16 +1189,16 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   Value codeLen = e.div(e.add(e.mul(cols, p.codeBits), 7), 8);
   CopyGmToUbOp::create(
       b, loc, codesUB, codesGM,
-      e.add(e.mul(r0, codeRow), e.div(e.mul(c0, p.codeBits), 8)), rows,
-      codeLen, e.sub(e.idx(codeRow), codeLen),
+      e.add(e.mul(r0, codeRow), e.div(e.mul(c0, p.codeBits), 8)), rows, codeLen,
+      e.sub(e.idx(codeRow), codeLen),
       e.div(e.sub(e.idx(codePitch), padded(codeLen)), 32),
       b.getI64IntegerAttr(0));
   Value blocks = e.div(e.add(cols, B - 1), B);
-  CopyGmToUbOp::create(
-      b, loc, scalesUB, scalesGM, e.add(e.mul(r0, scaleRow), e.div(c0, B)),
-      rows, blocks, e.sub(e.idx(scaleRow), blocks),
-      e.div(e.sub(e.idx(scalePitch), padded(blocks)), 32),
-      b.getI64IntegerAttr(0));
+  CopyGmToUbOp::create(b, loc, scalesUB, scalesGM,
+                       e.add(e.mul(r0, scaleRow), e.div(c0, B)), rows, blocks,
+                       e.sub(e.idx(scaleRow), blocks),
+                       e.div(e.sub(e.idx(scalePitch), padded(blocks)), 32),
+                       b.getI64IntegerAttr(0));
   e.flag(true, Pipe::mte2, Pipe::v, pp);
   e.flag(false, Pipe::mte2, Pipe::v, pp);
 
@@ -1215,12 +1214,11 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   } else {
     for (int64_t row0 = 0; row0 < T; row0 += chip.maxRepeat) {
       int64_t n = std::min<int64_t>(chip.maxRepeat, T - row0);
-      VCastOp::create(
-          b, loc, e.add(sBuf, row0 * nbr * 4),
-          e.add(scalesUB, row0 * scalePitch), e.idx(n), u8, u32,
-          RoundMode::none, false, b.getI64IntegerAttr(nbr),
-          b.getDenseI64ArrayAttr({1, 1}),
-          b.getDenseI64ArrayAttr({nbr * 4 / 32, scalePitch / 32}));
+      VCastOp::create(b, loc, e.add(sBuf, row0 * nbr * 4),
+                      e.add(scalesUB, row0 * scalePitch), e.idx(n), u8, u32,
+                      RoundMode::none, false, b.getI64IntegerAttr(nbr),
+                      b.getDenseI64ArrayAttr({1, 1}),
+                      b.getDenseI64ArrayAttr({nbr * 4 / 32, scalePitch / 32}));
     }
   }
   e.flag(true, Pipe::v, Pipe::mte2, pp); // codes and scales consumed
@@ -1242,8 +1240,7 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   e.repeated(N, 64, std::max<int64_t>(1, B / 8),
              [&](int64_t off, Value r, IntegerAttr) {
                VBroadcastGroupOp::create(b, loc, e.add(P, off * 4),
-                                         e.add(mbBuf, off / B * 4), r, u32,
-                                         B);
+                                         e.add(mbBuf, off / B * 4), r, u32, B);
              });
   e.binary(BinaryKind::mul, P, dBuf, P, f32, N);
   // NaN: the canonical quiet NaN, or +0 where the result cast saturates.
@@ -1268,8 +1265,8 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   e.flag(false, Pipe::v, Pipe::mte3, pp);
   Value outLen = e.mul(cols, p.outBytes);
   CopyUbToGmOp::create(
-      b, loc, outGM, e.mul(e.add(e.mul(r0, p.k), c0), p.outBytes), outUB,
-      rows, outLen, e.div(e.sub(e.idx(outPitch), padded(outLen)), 32),
+      b, loc, outGM, e.mul(e.add(e.mul(r0, p.k), c0), p.outBytes), outUB, rows,
+      outLen, e.div(e.sub(e.idx(outPitch), padded(outLen)), 32),
       e.mul(e.sub(e.idx(p.k), cols), p.outBytes));
   e.flag(true, Pipe::mte3, Pipe::v, pp);
 
@@ -1298,15 +1295,14 @@ struct FakeQuantPlan {
   int64_t tileRows = 0, tileCols = 0, slices = 0, tiles = 0, cores = 0;
 };
 
-int64_t fakeQuantBytes(const FakeQuantPlan &p, int64_t t, int64_t c,
-                       bool dbl) {
+int64_t fakeQuantBytes(const FakeQuantPlan &p, int64_t t, int64_t c, bool dbl) {
   int64_t n = t * c, depth = dbl ? 2 : 1;
   int64_t bytes = 0;
-  bytes += depth * roundUp(n * p.inBytes, 32);           // IN
-  bytes += depth * 2 * roundUp(std::max(t, c) * 4, 32);  // step, zero point
-  bytes += p.inBytes == 4 ? 0 : roundUp(n * 4, 32);      // X
-  bytes += 2 * roundUp(n * 4, 32);                       // S, Z
-  bytes += (p.inBytes == 4 ? depth : 1) * roundUp(n * 4, 32); // P
+  bytes += depth * roundUp(n * p.inBytes, 32);          // IN
+  bytes += depth * 2 * roundUp(std::max(t, c) * 4, 32); // step, zero point
+  bytes += p.inBytes == 4 ? 0 : roundUp(n * 4, 32);     // X
+  bytes += 2 * roundUp(n * 4, 32);                      // S, Z
+  bytes += (p.inBytes == 4 ? depth : 1) * roundUp(n * 4, 32);       // P
   bytes += p.inBytes == 4 ? 0 : depth * roundUp(n * p.inBytes, 32); // OUT
   bytes += roundUp(n, 32) + roundUp(n * 4, 32) + roundUp(n / 8, 32);
   return bytes;
@@ -1401,8 +1397,8 @@ LogicalResult planFakeQuant(func::FuncOp func, const Chip &chip,
 /// fake_quant (ref: fakeQuant): t = x / step + zero, clamped to [quant_min,
 /// quant_max] (NaN kept), through the FP8 code and back, (q - zero) * step,
 /// NaN canonical, rounded to the input type.
-void emitFakeQuant(func::FuncOp func, const Chip &chip,
-                   const FakeQuantPlan &p, const TilingOptions &options) {
+void emitFakeQuant(func::FuncOp func, const Chip &chip, const FakeQuantPlan &p,
+                   const TilingOptions &options) {
   MLIRContext *ctx = func.getContext();
   auto gm = MemorySpaceAttr::get(ctx, MemorySpace::gm);
   auto memrefOf = [&](Value v) {
@@ -1411,8 +1407,7 @@ void emitFakeQuant(func::FuncOp func, const Chip &chip,
                            MemRefLayoutAttrInterface(), gm);
   };
   dialect::FakeQuantOp op = p.op;
-  SmallVector<Type> args = {memrefOf(op.getInput()),
-                            memrefOf(op.getStepSize()),
+  SmallVector<Type> args = {memrefOf(op.getInput()), memrefOf(op.getStepSize()),
                             memrefOf(op.getZeroPoint()),
                             memrefOf(op.getResult())};
   Location loc = op.getLoc();
@@ -1495,8 +1490,8 @@ void emitFakeQuant(func::FuncOp func, const Chip &chip,
     paramLen = e.mul(cols, 4);
   }
   for (auto [ub, gmArg] : {std::pair<Value, Value>{step, stepGM}, {zp, zeroGM}})
-    CopyGmToUbOp::create(b, loc, ub, gmArg, paramOff, one, paramLen, zero,
-                         zero, IntegerAttr());
+    CopyGmToUbOp::create(b, loc, ub, gmArg, paramOff, one, paramLen, zero, zero,
+                         IntegerAttr());
   e.flag(true, Pipe::mte2, Pipe::v, pp);
   e.flag(false, Pipe::mte2, Pipe::v, pp);
 
@@ -1515,9 +1510,8 @@ void emitFakeQuant(func::FuncOp func, const Chip &chip,
           int64_t nr = std::min<int64_t>(chip.maxRepeat, T - row0);
           VUnaryOp::create(b, loc, UnaryKind::copy,
                            e.add(full, (row0 * C + k * 64) * 4),
-                           e.add(param, k * 256), e.idx(nr), u32,
-                           IntegerAttr(), nullptr,
-                           b.getDenseI64ArrayAttr({rowBlocks, 0}));
+                           e.add(param, k * 256), e.idx(nr), u32, IntegerAttr(),
+                           nullptr, b.getDenseI64ArrayAttr({rowBlocks, 0}));
         }
     } else {
       int64_t group = p.channels == Channels::Rows ? C : N;
@@ -1589,13 +1583,13 @@ int64_t twoLevelBytes(int64_t t, int64_t c, bool dbl) {
   int64_t n = t * c, nb1 = n / kBlock1, depth = dbl ? 2 : 1;
   int64_t pitch0 = roundUp(ceilDiv(c, kBlock0) * 4, 32);
   int64_t bytes = 0;
-  bytes += depth * roundUp(n * 2, 32);                   // IN (bf16)
-  bytes += 5 * roundUp(n * 4, 32);                       // X, A, W, P, LB
-  bytes += roundUp(n * 2, 32) + roundUp(n / 8, 32);      // Q, lane mask
-  bytes += depth * roundUp(n / 2, 32);                   // codes
-  bytes += depth * t * pitch0;                           // level-0 out
-  bytes += roundUp(t * pitch0 / 4, 256) * 4 * 2 + 64;    // L0, its mask
-  bytes += depth * t * roundUp(c / kBlock1, 32);         // level-1 out
+  bytes += depth * roundUp(n * 2, 32);                // IN (bf16)
+  bytes += 5 * roundUp(n * 4, 32);                    // X, A, W, P, LB
+  bytes += roundUp(n * 2, 32) + roundUp(n / 8, 32);   // Q, lane mask
+  bytes += depth * roundUp(n / 2, 32);                // codes
+  bytes += depth * t * pitch0;                        // level-0 out
+  bytes += roundUp(t * pitch0 / 4, 256) * 4 * 2 + 64; // L0, its mask
+  bytes += depth * t * roundUp(c / kBlock1, 32);      // level-1 out
   bytes += 7 * roundUp(nb1, 256) * 4 + roundUp(nb1, 256) / 8;
   return bytes;
 }
@@ -1788,8 +1782,8 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
     e.flag(false, Pipe::v, Pipe::mte2, e.idx(2));
   }
   Value inLen = e.mul(cols, 2);
-  CopyGmToUbOp::create(b, loc, in, x, e.mul(e.add(e.mul(r0, p.k), c0), 2),
-                       rows, inLen, e.mul(e.sub(e.idx(p.k), cols), 2),
+  CopyGmToUbOp::create(b, loc, in, x, e.mul(e.add(e.mul(r0, p.k), c0), 2), rows,
+                       inLen, e.mul(e.sub(e.idx(p.k), cols), 2),
                        e.div(e.sub(e.idx(inPitch), padded(inLen)), 32),
                        b.getI64IntegerAttr(0));
   e.flag(true, Pipe::mte2, Pipe::v, pp);
@@ -1866,11 +1860,11 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
   } else {
     for (int64_t row0 = 0; row0 < T; row0 += chip.maxRepeat) {
       int64_t n = std::min<int64_t>(chip.maxRepeat, T - row0);
-      VCastOp::create(
-          b, loc, e.add(scalesUB, row0 * scalePitch),
-          e.add(sBuf, row0 * nbr * 4), e.idx(n), u32, u8, RoundMode::none,
-          false, b.getI64IntegerAttr(nbr), b.getDenseI64ArrayAttr({1, 1}),
-          b.getDenseI64ArrayAttr({scalePitch / 32, nbr * 4 / 32}));
+      VCastOp::create(b, loc, e.add(scalesUB, row0 * scalePitch),
+                      e.add(sBuf, row0 * nbr * 4), e.idx(n), u32, u8,
+                      RoundMode::none, false, b.getI64IntegerAttr(nbr),
+                      b.getDenseI64ArrayAttr({1, 1}),
+                      b.getDenseI64ArrayAttr({scalePitch / 32, nbr * 4 / 32}));
     }
   }
   e.repeated(N, 64, std::max<int64_t>(1, kBlock1 / 8),
@@ -1887,19 +1881,18 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
     e.sel(P, LM, W, P, f32, N);
   }
   e.cast(Q, bf16, P, f32, RoundMode::rint, false, N);
-  RoundMode mode = p.rounding == dialect::Rounding::away ? RoundMode::round
-                   : p.rounding == dialect::Rounding::floor
-                       ? RoundMode::floor
-                       : RoundMode::rint;
+  RoundMode mode = p.rounding == dialect::Rounding::away    ? RoundMode::round
+                   : p.rounding == dialect::Rounding::floor ? RoundMode::floor
+                                                            : RoundMode::rint;
   e.cast(codesUB, fp4, Q, bf16, mode, true, N);
 
   e.flag(true, Pipe::v, Pipe::mte3, pp);
   e.flag(false, Pipe::v, Pipe::mte3, pp);
   Value codeLen = e.div(e.add(cols, 1), 2);
-  CopyUbToGmOp::create(
-      b, loc, codesGM, e.add(e.mul(r0, codeRow), e.div(c0, 2)), codesUB, rows,
-      codeLen, e.div(e.sub(e.idx(codePitch), padded(codeLen)), 32),
-      e.sub(e.idx(codeRow), codeLen));
+  CopyUbToGmOp::create(b, loc, codesGM, e.add(e.mul(r0, codeRow), e.div(c0, 2)),
+                       codesUB, rows, codeLen,
+                       e.div(e.sub(e.idx(codePitch), padded(codeLen)), 32),
+                       e.sub(e.idx(codeRow), codeLen));
   Value l0Len = e.mul(e.div(e.add(cols, kBlock0 - 1), kBlock0), 4);
   CopyUbToGmOp::create(
       b, loc, level0GM, e.mul(e.add(e.mul(r0, l0Row), e.div(c0, kBlock0)), 4),
@@ -1907,11 +1900,11 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
       e.sub(e.idx(l0Row * 4), l0Len));
   Value blocks = e.div(e.add(cols, kBlock1 - 1), kBlock1);
   blocks = e.mul(e.div(e.add(blocks, 1), 2), 2);
-  CopyUbToGmOp::create(
-      b, loc, level1GM, e.add(e.mul(r0, scaleRow), e.div(c0, kBlock1)),
-      scalesUB, rows, blocks,
-      e.div(e.sub(e.idx(scalePitch), padded(blocks)), 32),
-      e.sub(e.idx(scaleRow), blocks));
+  CopyUbToGmOp::create(b, loc, level1GM,
+                       e.add(e.mul(r0, scaleRow), e.div(c0, kBlock1)), scalesUB,
+                       rows, blocks,
+                       e.div(e.sub(e.idx(scalePitch), padded(blocks)), 32),
+                       e.sub(e.idx(scaleRow), blocks));
   e.flag(true, Pipe::mte3, Pipe::v, pp);
 
   b.setInsertionPointAfter(loop);

@@ -51,10 +51,9 @@ std::string SimReport::summary(const Chip &chip) const {
                      seconds * 1e6, chip.freqHz / 1e6);
   os << "  busy (mean over cores):";
   for (int p = 0; p < 4; ++p)
-    os << llvm::format(" %s %.1f%%", kPipeNames[p],
-                       cycles > 0 && cores > 0
-                           ? 100.0 * busy[p] / (cycles * cores)
-                           : 0.0);
+    os << llvm::format(
+        " %s %.1f%%", kPipeNames[p],
+        cycles > 0 && cores > 0 ? 100.0 * busy[p] / (cycles * cores) : 0.0);
   os << "\n";
   double gbps = seconds > 0 ? (gmRead + gmWritten) / seconds / 1e9 : 0;
   os << llvm::format("  GM: %lld bytes read, %lld written, %.1f GB/s of the "
@@ -234,11 +233,9 @@ struct Core {
   double takeChannel(double from, double amount) {
     std::vector<std::pair<double, double>> taken;
     double t = from, left = amount;
-    auto it = std::lower_bound(
-        channel.begin(), channel.end(), from,
-        [](const std::pair<double, double> &s, double v) {
-          return s.second <= v;
-        });
+    auto it = std::lower_bound(channel.begin(), channel.end(), from,
+                               [](const std::pair<double, double> &s,
+                                  double v) { return s.second <= v; });
     for (; it != channel.end() && left > 0; ++it) {
       if (t < it->first) {
         double piece = std::min(it->first - t, left);
@@ -282,7 +279,8 @@ struct Operand {
   unsigned bits() const { return widthOf(type); }
   int64_t lanesPerBlock() const { return 256 / bits(); }
   int64_t byteOf(int64_t r, int64_t l) const {
-    return base + 32 * (r * repeatStride + (l / lanesPerBlock()) * blockStride) +
+    return base +
+           32 * (r * repeatStride + (l / lanesPerBlock()) * blockStride) +
            (l % lanesPerBlock()) * bits() / 8;
   }
 };
@@ -349,9 +347,9 @@ private:
   llvm::DenseMap<Value, int> memrefs;
 
   bool fail(Operation *op, const llvm::Twine &message) {
-    error = ("core " + llvm::Twine(core->id) + ": " + describe(op) + " " +
-             message)
-                .str();
+    error =
+        ("core " + llvm::Twine(core->id) + ": " + describe(op) + " " + message)
+            .str();
     return false;
   }
 
@@ -400,14 +398,14 @@ private:
     if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivUIOp,
             arith::DivSIOp, arith::RemUIOp, arith::RemSIOp, arith::MinUIOp,
             arith::MinSIOp, arith::MaxUIOp, arith::MaxSIOp, arith::AndIOp,
-            arith::OrIOp, arith::XOrIOp, arith::CeilDivUIOp,
-            arith::CeilDivSIOp, arith::ShLIOp, arith::ShRUIOp>(op))
+            arith::OrIOp, arith::XOrIOp, arith::CeilDivUIOp, arith::CeilDivSIOp,
+            arith::ShLIOp, arith::ShRUIOp>(op))
       return binaryInt(op);
     if (auto cmp = dyn_cast<arith::CmpIOp>(op))
       return compareInt(cmp);
     if (auto sel = dyn_cast<arith::SelectOp>(op)) {
-      ints[sel.getResult()] =
-          get(sel.getCondition()) ? get(sel.getTrueValue())
+      ints[sel.getResult()] = get(sel.getCondition())
+                                  ? get(sel.getTrueValue())
                                   : get(sel.getFalseValue());
       return true;
     }
@@ -474,9 +472,9 @@ private:
     Type t = op->getResult(0).getType();
     int64_t a = get(op->getOperand(0)), b = get(op->getOperand(1));
     uint64_t ua = unsignedOf(a, t), ub = unsignedOf(b, t);
-    bool divides = isa<arith::DivUIOp, arith::DivSIOp, arith::RemUIOp,
-                       arith::RemSIOp, arith::CeilDivUIOp, arith::CeilDivSIOp>(
-        op);
+    bool divides =
+        isa<arith::DivUIOp, arith::DivSIOp, arith::RemUIOp, arith::RemSIOp,
+            arith::CeilDivUIOp, arith::CeilDivSIOp>(op);
     if (divides && b == 0)
       return fail(op, "divides by zero");
     int64_t r =
@@ -495,9 +493,8 @@ private:
             .Case([&](arith::AndIOp) { return a & b; })
             .Case([&](arith::OrIOp) { return a | b; })
             .Case([&](arith::XOrIOp) { return a ^ b; })
-            .Case([&](arith::CeilDivUIOp) {
-              return int64_t((ua + ub - 1) / ub);
-            })
+            .Case(
+                [&](arith::CeilDivUIOp) { return int64_t((ua + ub - 1) / ub); })
             .Case([&](arith::CeilDivSIOp) {
               int64_t q = a / b;
               return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
@@ -519,16 +516,36 @@ private:
     uint64_t ua = unsignedOf(a, t), ub = unsignedOf(b, t);
     bool r = false;
     switch (cmp.getPredicate()) {
-    case arith::CmpIPredicate::eq: r = a == b; break;
-    case arith::CmpIPredicate::ne: r = a != b; break;
-    case arith::CmpIPredicate::slt: r = a < b; break;
-    case arith::CmpIPredicate::sle: r = a <= b; break;
-    case arith::CmpIPredicate::sgt: r = a > b; break;
-    case arith::CmpIPredicate::sge: r = a >= b; break;
-    case arith::CmpIPredicate::ult: r = ua < ub; break;
-    case arith::CmpIPredicate::ule: r = ua <= ub; break;
-    case arith::CmpIPredicate::ugt: r = ua > ub; break;
-    case arith::CmpIPredicate::uge: r = ua >= ub; break;
+    case arith::CmpIPredicate::eq:
+      r = a == b;
+      break;
+    case arith::CmpIPredicate::ne:
+      r = a != b;
+      break;
+    case arith::CmpIPredicate::slt:
+      r = a < b;
+      break;
+    case arith::CmpIPredicate::sle:
+      r = a <= b;
+      break;
+    case arith::CmpIPredicate::sgt:
+      r = a > b;
+      break;
+    case arith::CmpIPredicate::sge:
+      r = a >= b;
+      break;
+    case arith::CmpIPredicate::ult:
+      r = ua < ub;
+      break;
+    case arith::CmpIPredicate::ule:
+      r = ua <= ub;
+      break;
+    case arith::CmpIPredicate::ugt:
+      r = ua > ub;
+      break;
+    case arith::CmpIPredicate::uge:
+      r = ua >= ub;
+      break;
     }
     ints[cmp.getResult()] = r;
     return true;
@@ -573,12 +590,11 @@ private:
       int64_t lo = a.granule * 32;
       if (g.writer != 255 && g.writer != pipe &&
           g.writeSeq > core->clock[pipe][g.writer])
-        return fail(op, llvm::Twine(a.write ? "writes" : "reads") +
-                            " UB bytes [" + llvm::Twine(lo) + ", " +
-                            llvm::Twine(lo + 32) + ") that " +
-                            describe(g.writeOp) + " on pipe " +
-                            kPipeNames[g.writer] +
-                            " may still be writing: no flag orders them");
+        return fail(
+            op, llvm::Twine(a.write ? "writes" : "reads") + " UB bytes [" +
+                    llvm::Twine(lo) + ", " + llvm::Twine(lo + 32) + ") that " +
+                    describe(g.writeOp) + " on pipe " + kPipeNames[g.writer] +
+                    " may still be writing: no flag orders them");
       if (g.writer == pipe)
         ready = std::max(ready, g.writeDone);
       if (a.write)
@@ -664,8 +680,7 @@ private:
     double channelEnd = core->takeChannel(transfer, bytes / share);
     double end = std::max(transfer + bytes / cap, channelEnd);
     core->freeAt[pipe] = end;
-    double done =
-        end + (read ? chip.dmaReadLatency : chip.dmaWriteLatency);
+    double done = end + (read ? chip.dmaReadLatency : chip.dmaWriteLatency);
     core->lastDone[pipe] = std::max(core->lastDone[pipe], done);
     core->busy[pipe] += end - start;
     if (tracing && events.size() < 1000000)
@@ -681,11 +696,15 @@ private:
 
   bool checkBursts(Operation *op, int64_t count, int64_t len) {
     if (count < 0 || count > chip.maxBurstCount)
-      return fail(op, "has " + llvm::Twine(count) + " bursts, but a copy has "
-                      "0 to " + llvm::Twine(chip.maxBurstCount));
+      return fail(op, "has " + llvm::Twine(count) +
+                          " bursts, but a copy has "
+                          "0 to " +
+                          llvm::Twine(chip.maxBurstCount));
     if (len < 0 || len > chip.maxBurstLen)
-      return fail(op, "has bursts of " + llvm::Twine(len) + " bytes, but a "
-                      "burst has 0 to " + llvm::Twine(chip.maxBurstLen));
+      return fail(op, "has bursts of " + llvm::Twine(len) +
+                          " bytes, but a "
+                          "burst has 0 to " +
+                          llvm::Twine(chip.maxBurstLen));
     return true;
   }
 
@@ -722,7 +741,8 @@ private:
         for (int64_t k = 0; k < es && k < 8; ++k)
           fill[k] = uint8_t(v >> (8 * k));
       } else {
-        std::memcpy(fill, src, std::min<int64_t>(es, std::min<int64_t>(len, 8)));
+        std::memcpy(fill, src,
+                    std::min<int64_t>(es, std::min<int64_t>(len, 8)));
       }
       for (int64_t k = len; k < padded; ++k)
         dst[k] = fill[(k - len) % std::min<int64_t>(es, 8)];
@@ -771,8 +791,8 @@ private:
   bool flagOf(Operation *op, Pipe src, Pipe dst, Value idValue, Flag *&flag) {
     int64_t id = get(idValue);
     if (id < 0 || id > 7)
-      return fail(op, "uses event id " + llvm::Twine(id) +
-                          ", but ids are 0 to 7");
+      return fail(op,
+                  "uses event id " + llvm::Twine(id) + ", but ids are 0 to 7");
     flag = &core->flags[pipeIndex(src)][pipeIndex(dst)][id];
     return true;
   }
@@ -928,10 +948,18 @@ private:
     if (isFloat(t)) {
       float x = floatOf(a, t), y = floatOf(b, t), r = 0;
       switch (kind) {
-      case BinaryKind::add: r = x + y; break;
-      case BinaryKind::sub: r = x - y; break;
-      case BinaryKind::mul: r = x * y; break;
-      case BinaryKind::div: r = x / y; break;
+      case BinaryKind::add:
+        r = x + y;
+        break;
+      case BinaryKind::sub:
+        r = x - y;
+        break;
+      case BinaryKind::mul:
+        r = x * y;
+        break;
+      case BinaryKind::div:
+        r = x / y;
+        break;
       case BinaryKind::max:
         r = (std::isnan(x) || std::isnan(y))
                 ? std::numeric_limits<float>::quiet_NaN()
@@ -942,7 +970,8 @@ private:
                 ? std::numeric_limits<float>::quiet_NaN()
                 : (x == y ? (std::signbit(x) ? x : y) : std::min(x, y));
         break;
-      default: break;
+      default:
+        break;
       }
       return bitsOfFloat(r, t);
     }
@@ -951,18 +980,36 @@ private:
     unsigned w = widthOf(t);
     int64_t r = 0;
     switch (kind) {
-    case BinaryKind::add: r = x + y; break;
-    case BinaryKind::sub: r = x - y; break;
-    case BinaryKind::mul: r = x * y; break;
+    case BinaryKind::add:
+      r = x + y;
+      break;
+    case BinaryKind::sub:
+      r = x - y;
+      break;
+    case BinaryKind::mul:
+      r = x * y;
+      break;
     case BinaryKind::div:
       divByZero = true;
       break;
-    case BinaryKind::max: r = isSigned(t) ? std::max(x, y) : int64_t(std::max(ux, uy)); break;
-    case BinaryKind::min: r = isSigned(t) ? std::min(x, y) : int64_t(std::min(ux, uy)); break;
-    case BinaryKind::And: r = x & y; break;
-    case BinaryKind::Or: r = x | y; break;
-    case BinaryKind::Xor: r = x ^ y; break;
-    case BinaryKind::shl: r = uy >= w ? 0 : int64_t(ux << uy); break;
+    case BinaryKind::max:
+      r = isSigned(t) ? std::max(x, y) : int64_t(std::max(ux, uy));
+      break;
+    case BinaryKind::min:
+      r = isSigned(t) ? std::min(x, y) : int64_t(std::min(ux, uy));
+      break;
+    case BinaryKind::And:
+      r = x & y;
+      break;
+    case BinaryKind::Or:
+      r = x | y;
+      break;
+    case BinaryKind::Xor:
+      r = x ^ y;
+      break;
+    case BinaryKind::shl:
+      r = uy >= w ? 0 : int64_t(ux << uy);
+      break;
     case BinaryKind::shr:
       r = isSigned(t) ? (uy >= w ? (x < 0 ? -1 : 0) : x >> uy)
                       : (uy >= w ? 0 : int64_t(ux >> uy));
@@ -976,30 +1023,42 @@ private:
     if (isFloat(t)) {
       float x = floatOf(a, t), y = float(s);
       switch (p) {
-      case CmpPredicate::eq: return x == y;
-      case CmpPredicate::ne: return x != y;
-      case CmpPredicate::lt: return x < y;
-      case CmpPredicate::le: return x <= y;
-      case CmpPredicate::gt: return x > y;
-      case CmpPredicate::ge: return x >= y;
+      case CmpPredicate::eq:
+        return x == y;
+      case CmpPredicate::ne:
+        return x != y;
+      case CmpPredicate::lt:
+        return x < y;
+      case CmpPredicate::le:
+        return x <= y;
+      case CmpPredicate::gt:
+        return x > y;
+      case CmpPredicate::ge:
+        return x >= y;
       }
     }
     int64_t x = isSigned(t) ? intOf(a, t) : int64_t(a), y = int64_t(s);
     switch (p) {
-    case CmpPredicate::eq: return x == y;
-    case CmpPredicate::ne: return x != y;
-    case CmpPredicate::lt: return x < y;
-    case CmpPredicate::le: return x <= y;
-    case CmpPredicate::gt: return x > y;
-    case CmpPredicate::ge: return x >= y;
+    case CmpPredicate::eq:
+      return x == y;
+    case CmpPredicate::ne:
+      return x != y;
+    case CmpPredicate::lt:
+      return x < y;
+    case CmpPredicate::le:
+      return x <= y;
+    case CmpPredicate::gt:
+      return x > y;
+    case CmpPredicate::ge:
+      return x >= y;
     }
     return false;
   }
 
   uint32_t castLane(VCastOp op, LT from, LT to, uint32_t v) {
     if (!isFloat(from) && from != LT::E4M3 && from != LT::E5M2 &&
-        from != LT::E2M1 && !isFloat(to) && to != LT::E4M3 &&
-        to != LT::E5M2 && to != LT::E2M1)
+        from != LT::E2M1 && !isFloat(to) && to != LT::E4M3 && to != LT::E5M2 &&
+        to != LT::E2M1)
       return bitsOfInt(intOf(v, from), to);
     switch (from) {
     case LT::E4M3:
@@ -1078,230 +1137,251 @@ private:
     auto checkRepeat = [&](int64_t r) {
       if (r >= 0 && r <= chip.maxRepeat)
         return true;
-      return fail(op, "repeats " + llvm::Twine(r) + " times, but an "
-                      "instruction repeats 0 to " +
-                      llvm::Twine(chip.maxRepeat) + " times");
+      return fail(op, "repeats " + llvm::Twine(r) +
+                          " times, but an "
+                          "instruction repeats 0 to " +
+                          llvm::Twine(chip.maxRepeat) + " times");
     };
-    bool ok = llvm::TypeSwitch<Operation *, bool>(op)
-        .Case([&](VBinaryOp v) {
-          int64_t lanes = lanesFor({v.getType()}), r = get(v.getRepeat());
-          int64_t active = v.getMask().value_or(lanes);
-          SmallVector<Operand> o = {operand(v.getDst(), v.getType(), lanes),
-                                    operand(v.getLhs(), v.getType(), lanes),
-                                    operand(v.getRhs(), v.getType(), lanes)};
-          strides(v, o);
-          if (!checkRepeat(r) ||
-              !touchOperand(op, o[1], r, active, false, accesses) ||
-              !touchOperand(op, o[2], r, active, false, accesses) ||
-              !touchOperand(op, o[0], r, active, true, accesses))
-            return false;
-          occupancy = r * chip.vecCyclesPerRepeat;
-          compute = [=, this, kind = v.getKind()]() {
-            bool dz = false;
-            for (int64_t i = 0; i < r; ++i)
-              for (int64_t l = 0; l < active; ++l)
-                store(o[0], i, l,
-                      binaryLane(op, kind, o[0].type, load(o[1], i, l),
-                                 load(o[2], i, l), dz));
-          };
-          return true;
-        })
-        .Case([&](VScalarOp v) {
-          int64_t lanes = lanesFor({v.getType()}), r = get(v.getRepeat());
-          int64_t active = v.getMask().value_or(lanes);
-          SmallVector<Operand> o = {operand(v.getDst(), v.getType(), lanes),
-                                    operand(v.getSrc(), v.getType(), lanes)};
-          strides(v, o);
-          if (!checkRepeat(r) ||
-              !touchOperand(op, o[1], r, active, false, accesses) ||
-              !touchOperand(op, o[0], r, active, true, accesses))
-            return false;
-          LT t = o[0].type;
-          uint32_t s = isFloat(t) ? bitsOfFloat(float(scalarValue(v.getScalar())), t)
-                                  : bitsOfInt(scalarInt(v.getScalar()), t);
-          occupancy = r * chip.vecCyclesPerRepeat;
-          compute = [=, this, kind = v.getKind()]() {
-            bool dz = false;
-            for (int64_t i = 0; i < r; ++i)
-              for (int64_t l = 0; l < active; ++l)
-                store(o[0], i, l, binaryLane(op, kind, t, load(o[1], i, l), s, dz));
-          };
-          return true;
-        })
-        .Case([&](VUnaryOp v) {
-          int64_t lanes = lanesFor({v.getType()}), r = get(v.getRepeat());
-          int64_t active = v.getMask().value_or(lanes);
-          SmallVector<Operand> o = {operand(v.getDst(), v.getType(), lanes),
-                                    operand(v.getSrc(), v.getType(), lanes)};
-          strides(v, o);
-          if (!checkRepeat(r) ||
-              !touchOperand(op, o[1], r, active, false, accesses) ||
-              !touchOperand(op, o[0], r, active, true, accesses))
-            return false;
-          occupancy = r * chip.vecCyclesPerRepeat;
-          compute = [=, this, kind = v.getKind()]() {
-            LT t = o[0].type;
-            unsigned w = widthOf(t);
-            for (int64_t i = 0; i < r; ++i)
-              for (int64_t l = 0; l < active; ++l) {
-                uint32_t a = load(o[1], i, l), res = a;
-                if (kind == UnaryKind::abs)
-                  res = isFloat(t) ? a & ~(1u << (w - 1))
-                                   : bitsOfInt(std::abs(intOf(a, t)), t);
-                else if (kind == UnaryKind::Not)
-                  res = bitsOfInt(~int64_t(a), t);
-                store(o[0], i, l, res);
-              }
-          };
-          return true;
-        })
-        .Case([&](VDupOp v) {
-          int64_t lanes = lanesFor({v.getType()}), r = get(v.getRepeat());
-          int64_t active = v.getMask().value_or(lanes);
-          SmallVector<Operand> o = {operand(v.getDst(), v.getType(), lanes)};
-          strides(v, o);
-          if (!checkRepeat(r) ||
-              !touchOperand(op, o[0], r, active, true, accesses))
-            return false;
-          LT t = o[0].type;
-          uint32_t s = isFloat(t) ? bitsOfFloat(float(scalarValue(v.getScalar())), t)
-                                  : bitsOfInt(scalarInt(v.getScalar()), t);
-          occupancy = r * chip.vecCyclesPerRepeat;
-          compute = [=, this]() {
-            for (int64_t i = 0; i < r; ++i)
-              for (int64_t l = 0; l < active; ++l)
-                store(o[0], i, l, s);
-          };
-          return true;
-        })
-        .Case([&](VCmpsOp v) {
-          int64_t lanes = lanesFor({v.getType()}), r = get(v.getRepeat());
-          int64_t active = v.getMask().value_or(lanes);
-          Operand src = operand(v.getSrc(), v.getType(), lanes);
-          int64_t dst = get(v.getDst());
-          if (!checkRepeat(r) || !aligned(op, dst, "a destination") ||
-              !touchOperand(op, src, r, active, false, accesses) ||
-              !touch(op, dst, dst + r * lanes / 8, true, accesses))
-            return false;
-          double s = scalarValue(v.getScalar());
-          occupancy = r * chip.vecCyclesPerRepeat;
-          compute = [=, this, p = v.getPredicate()]() {
-            for (int64_t i = 0; i < r; ++i)
-              for (int64_t l = 0; l < lanes; ++l) {
-                uint8_t &byte = core->ub[dst + i * lanes / 8 + l / 8];
-                bool bit = l < active && compareLane(p, src.type, load(src, i, l), s);
-                byte = uint8_t((byte & ~(1u << (l % 8))) | (unsigned(bit) << (l % 8)));
-              }
-          };
-          return true;
-        })
-        .Case([&](VSelOp v) {
-          int64_t lanes = lanesFor({v.getType()}), r = get(v.getRepeat());
-          int64_t active = v.getMask().value_or(lanes);
-          Operand d = operand(v.getDst(), v.getType(), lanes),
-                  a = operand(v.getLhs(), v.getType(), lanes),
-                  b = operand(v.getRhs(), v.getType(), lanes);
-          int64_t m = get(v.getSelMask());
-          if (!checkRepeat(r) || !aligned(op, m, "a mask") ||
-              !touch(op, m, m + r * lanes / 8, false, accesses) ||
-              !touchOperand(op, a, r, active, false, accesses) ||
-              !touchOperand(op, b, r, active, false, accesses) ||
-              !touchOperand(op, d, r, active, true, accesses))
-            return false;
-          occupancy = r * chip.vecCyclesPerRepeat;
-          compute = [=, this]() {
-            for (int64_t i = 0; i < r; ++i)
-              for (int64_t l = 0; l < active; ++l) {
-                bool bit = (core->ub[m + i * lanes / 8 + l / 8] >> (l % 8)) & 1;
-                store(d, i, l, bit ? load(a, i, l) : load(b, i, l));
-              }
-          };
-          return true;
-        })
-        .Case([&](VCastOp v) {
-          int64_t lanes = lanesFor({v.getSrcType(), v.getDstType()}),
-                  r = get(v.getRepeat());
-          int64_t active = v.getMask().value_or(lanes);
-          SmallVector<Operand> o = {operand(v.getDst(), v.getDstType(), lanes),
-                                    operand(v.getSrc(), v.getSrcType(), lanes)};
-          strides(v, o);
-          if (!checkRepeat(r) ||
-              !touchOperand(op, o[1], r, active, false, accesses) ||
-              !touchOperand(op, o[0], r, active, true, accesses))
-            return false;
-          occupancy = r * chip.vecCyclesPerRepeat;
-          compute = [=, this]() {
-            for (int64_t i = 0; i < r; ++i)
-              for (int64_t l = 0; l < active; ++l)
-                store(o[0], i, l, castLane(v, o[1].type, o[0].type, load(o[1], i, l)));
-          };
-          return true;
-        })
-        .Case([&](VReduceGroupOp v) {
-          int64_t lanes = lanesFor({v.getType()}), r = get(v.getRepeat());
-          Operand src = operand(v.getSrc(), v.getType(), lanes);
-          int64_t group = v.getGroup(), total = r * lanes;
-          if (total % group)
-            return fail(op, "reduces " + llvm::Twine(total) + " lanes in "
-                            "groups of " + llvm::Twine(group) +
-                            ", which do not divide them");
-          int64_t dst = get(v.getDst()), groups = total / group;
-          Operand d = operand(v.getDst(), v.getType(), lanes);
-          if (!checkRepeat(r) || !aligned(op, dst, "a destination") ||
-              !touchOperand(op, src, r, lanes, false, accesses) ||
-              !touch(op, dst, dst + groups * src.bits() / 8, true, accesses))
-            return false;
-          // A block reduce per repeat, plus log2 of the blocks per group.
-          occupancy = r * chip.vecCyclesPerRepeat *
-                      (1 + std::log2(std::max<double>(1, group * src.bits() / 256)));
-          compute = [=, this, kind = v.getKind()]() {
-            LT t = src.type;
-            for (int64_t g = 0; g < groups; ++g) {
-              std::vector<uint32_t> vals(group);
-              for (int64_t k = 0; k < group; ++k) {
-                int64_t l = g * group + k;
-                vals[k] = load(src, l / lanes, l % lanes);
-              }
-              // A binary tree, as the hardware sums.
-              for (int64_t n = group; n > 1; n = (n + 1) / 2)
-                for (int64_t k = 0; k < n / 2; ++k) {
-                  uint32_t a = vals[2 * k], b = vals[2 * k + 1];
-                  bool dz = false;
-                  BinaryKind bk = kind == ReduceKind::max   ? BinaryKind::max
-                                  : kind == ReduceKind::min ? BinaryKind::min
-                                                            : BinaryKind::add;
-                  vals[k] = binaryLane(op, bk, t, a, b, dz);
-                  if (n % 2 && k == n / 2 - 1)
-                    vals[k + 1] = vals[n - 1];
+    bool ok =
+        llvm::TypeSwitch<Operation *, bool>(op)
+            .Case([&](VBinaryOp v) {
+              int64_t lanes = lanesFor({v.getType()}), r = get(v.getRepeat());
+              int64_t active = v.getMask().value_or(lanes);
+              SmallVector<Operand> o = {
+                  operand(v.getDst(), v.getType(), lanes),
+                  operand(v.getLhs(), v.getType(), lanes),
+                  operand(v.getRhs(), v.getType(), lanes)};
+              strides(v, o);
+              if (!checkRepeat(r) ||
+                  !touchOperand(op, o[1], r, active, false, accesses) ||
+                  !touchOperand(op, o[2], r, active, false, accesses) ||
+                  !touchOperand(op, o[0], r, active, true, accesses))
+                return false;
+              occupancy = r * chip.vecCyclesPerRepeat;
+              compute = [=, this, kind = v.getKind()]() {
+                bool dz = false;
+                for (int64_t i = 0; i < r; ++i)
+                  for (int64_t l = 0; l < active; ++l)
+                    store(o[0], i, l,
+                          binaryLane(op, kind, o[0].type, load(o[1], i, l),
+                                     load(o[2], i, l), dz));
+              };
+              return true;
+            })
+            .Case([&](VScalarOp v) {
+              int64_t lanes = lanesFor({v.getType()}), r = get(v.getRepeat());
+              int64_t active = v.getMask().value_or(lanes);
+              SmallVector<Operand> o = {
+                  operand(v.getDst(), v.getType(), lanes),
+                  operand(v.getSrc(), v.getType(), lanes)};
+              strides(v, o);
+              if (!checkRepeat(r) ||
+                  !touchOperand(op, o[1], r, active, false, accesses) ||
+                  !touchOperand(op, o[0], r, active, true, accesses))
+                return false;
+              LT t = o[0].type;
+              uint32_t s =
+                  isFloat(t) ? bitsOfFloat(float(scalarValue(v.getScalar())), t)
+                             : bitsOfInt(scalarInt(v.getScalar()), t);
+              occupancy = r * chip.vecCyclesPerRepeat;
+              compute = [=, this, kind = v.getKind()]() {
+                bool dz = false;
+                for (int64_t i = 0; i < r; ++i)
+                  for (int64_t l = 0; l < active; ++l)
+                    store(o[0], i, l,
+                          binaryLane(op, kind, t, load(o[1], i, l), s, dz));
+              };
+              return true;
+            })
+            .Case([&](VUnaryOp v) {
+              int64_t lanes = lanesFor({v.getType()}), r = get(v.getRepeat());
+              int64_t active = v.getMask().value_or(lanes);
+              SmallVector<Operand> o = {
+                  operand(v.getDst(), v.getType(), lanes),
+                  operand(v.getSrc(), v.getType(), lanes)};
+              strides(v, o);
+              if (!checkRepeat(r) ||
+                  !touchOperand(op, o[1], r, active, false, accesses) ||
+                  !touchOperand(op, o[0], r, active, true, accesses))
+                return false;
+              occupancy = r * chip.vecCyclesPerRepeat;
+              compute = [=, this, kind = v.getKind()]() {
+                LT t = o[0].type;
+                unsigned w = widthOf(t);
+                for (int64_t i = 0; i < r; ++i)
+                  for (int64_t l = 0; l < active; ++l) {
+                    uint32_t a = load(o[1], i, l), res = a;
+                    if (kind == UnaryKind::abs)
+                      res = isFloat(t) ? a & ~(1u << (w - 1))
+                                       : bitsOfInt(std::abs(intOf(a, t)), t);
+                    else if (kind == UnaryKind::Not)
+                      res = bitsOfInt(~int64_t(a), t);
+                    store(o[0], i, l, res);
+                  }
+              };
+              return true;
+            })
+            .Case([&](VDupOp v) {
+              int64_t lanes = lanesFor({v.getType()}), r = get(v.getRepeat());
+              int64_t active = v.getMask().value_or(lanes);
+              SmallVector<Operand> o = {
+                  operand(v.getDst(), v.getType(), lanes)};
+              strides(v, o);
+              if (!checkRepeat(r) ||
+                  !touchOperand(op, o[0], r, active, true, accesses))
+                return false;
+              LT t = o[0].type;
+              uint32_t s =
+                  isFloat(t) ? bitsOfFloat(float(scalarValue(v.getScalar())), t)
+                             : bitsOfInt(scalarInt(v.getScalar()), t);
+              occupancy = r * chip.vecCyclesPerRepeat;
+              compute = [=, this]() {
+                for (int64_t i = 0; i < r; ++i)
+                  for (int64_t l = 0; l < active; ++l)
+                    store(o[0], i, l, s);
+              };
+              return true;
+            })
+            .Case([&](VCmpsOp v) {
+              int64_t lanes = lanesFor({v.getType()}), r = get(v.getRepeat());
+              int64_t active = v.getMask().value_or(lanes);
+              Operand src = operand(v.getSrc(), v.getType(), lanes);
+              int64_t dst = get(v.getDst());
+              if (!checkRepeat(r) || !aligned(op, dst, "a destination") ||
+                  !touchOperand(op, src, r, active, false, accesses) ||
+                  !touch(op, dst, dst + r * lanes / 8, true, accesses))
+                return false;
+              double s = scalarValue(v.getScalar());
+              occupancy = r * chip.vecCyclesPerRepeat;
+              compute = [=, this, p = v.getPredicate()]() {
+                for (int64_t i = 0; i < r; ++i)
+                  for (int64_t l = 0; l < lanes; ++l) {
+                    uint8_t &byte = core->ub[dst + i * lanes / 8 + l / 8];
+                    bool bit = l < active &&
+                               compareLane(p, src.type, load(src, i, l), s);
+                    byte = uint8_t((byte & ~(1u << (l % 8))) |
+                                   (unsigned(bit) << (l % 8)));
+                  }
+              };
+              return true;
+            })
+            .Case([&](VSelOp v) {
+              int64_t lanes = lanesFor({v.getType()}), r = get(v.getRepeat());
+              int64_t active = v.getMask().value_or(lanes);
+              Operand d = operand(v.getDst(), v.getType(), lanes),
+                      a = operand(v.getLhs(), v.getType(), lanes),
+                      b = operand(v.getRhs(), v.getType(), lanes);
+              int64_t m = get(v.getSelMask());
+              if (!checkRepeat(r) || !aligned(op, m, "a mask") ||
+                  !touch(op, m, m + r * lanes / 8, false, accesses) ||
+                  !touchOperand(op, a, r, active, false, accesses) ||
+                  !touchOperand(op, b, r, active, false, accesses) ||
+                  !touchOperand(op, d, r, active, true, accesses))
+                return false;
+              occupancy = r * chip.vecCyclesPerRepeat;
+              compute = [=, this]() {
+                for (int64_t i = 0; i < r; ++i)
+                  for (int64_t l = 0; l < active; ++l) {
+                    bool bit =
+                        (core->ub[m + i * lanes / 8 + l / 8] >> (l % 8)) & 1;
+                    store(d, i, l, bit ? load(a, i, l) : load(b, i, l));
+                  }
+              };
+              return true;
+            })
+            .Case([&](VCastOp v) {
+              int64_t lanes = lanesFor({v.getSrcType(), v.getDstType()}),
+                      r = get(v.getRepeat());
+              int64_t active = v.getMask().value_or(lanes);
+              SmallVector<Operand> o = {
+                  operand(v.getDst(), v.getDstType(), lanes),
+                  operand(v.getSrc(), v.getSrcType(), lanes)};
+              strides(v, o);
+              if (!checkRepeat(r) ||
+                  !touchOperand(op, o[1], r, active, false, accesses) ||
+                  !touchOperand(op, o[0], r, active, true, accesses))
+                return false;
+              occupancy = r * chip.vecCyclesPerRepeat;
+              compute = [=, this]() {
+                for (int64_t i = 0; i < r; ++i)
+                  for (int64_t l = 0; l < active; ++l)
+                    store(o[0], i, l,
+                          castLane(v, o[1].type, o[0].type, load(o[1], i, l)));
+              };
+              return true;
+            })
+            .Case([&](VReduceGroupOp v) {
+              int64_t lanes = lanesFor({v.getType()}), r = get(v.getRepeat());
+              Operand src = operand(v.getSrc(), v.getType(), lanes);
+              int64_t group = v.getGroup(), total = r * lanes;
+              if (total % group)
+                return fail(op, "reduces " + llvm::Twine(total) +
+                                    " lanes in "
+                                    "groups of " +
+                                    llvm::Twine(group) +
+                                    ", which do not divide them");
+              int64_t dst = get(v.getDst()), groups = total / group;
+              Operand d = operand(v.getDst(), v.getType(), lanes);
+              if (!checkRepeat(r) || !aligned(op, dst, "a destination") ||
+                  !touchOperand(op, src, r, lanes, false, accesses) ||
+                  !touch(op, dst, dst + groups * src.bits() / 8, true,
+                         accesses))
+                return false;
+              // A block reduce per repeat, plus log2 of the blocks per group.
+              occupancy =
+                  r * chip.vecCyclesPerRepeat *
+                  (1 +
+                   std::log2(std::max<double>(1, group * src.bits() / 256)));
+              compute = [=, this, kind = v.getKind()]() {
+                LT t = src.type;
+                for (int64_t g = 0; g < groups; ++g) {
+                  std::vector<uint32_t> vals(group);
+                  for (int64_t k = 0; k < group; ++k) {
+                    int64_t l = g * group + k;
+                    vals[k] = load(src, l / lanes, l % lanes);
+                  }
+                  // A binary tree, as the hardware sums.
+                  for (int64_t n = group; n > 1; n = (n + 1) / 2)
+                    for (int64_t k = 0; k < n / 2; ++k) {
+                      uint32_t a = vals[2 * k], b = vals[2 * k + 1];
+                      bool dz = false;
+                      BinaryKind bk = kind == ReduceKind::max ? BinaryKind::max
+                                      : kind == ReduceKind::min
+                                          ? BinaryKind::min
+                                          : BinaryKind::add;
+                      vals[k] = binaryLane(op, bk, t, a, b, dz);
+                      if (n % 2 && k == n / 2 - 1)
+                        vals[k + 1] = vals[n - 1];
+                    }
+                  Operand out = d;
+                  out.blockStride = 1;
+                  out.repeatStride = out.lanes * out.bits() / 256;
+                  store(out, g / lanes, g % lanes, vals[0]);
                 }
-              Operand out = d;
-              out.blockStride = 1;
-              out.repeatStride = out.lanes * out.bits() / 256;
-              store(out, g / lanes, g % lanes, vals[0]);
-            }
-          };
-          return true;
-        })
-        .Case([&](VBroadcastGroupOp v) {
-          int64_t lanes = lanesFor({v.getType()}), r = get(v.getRepeat());
-          Operand d = operand(v.getDst(), v.getType(), lanes);
-          Operand s = operand(v.getSrc(), v.getType(), lanes);
-          int64_t group = v.getGroup(), total = r * lanes;
-          int64_t sources = (total + group - 1) / group;
-          if (!checkRepeat(r) || !aligned(op, s.base, "a source") ||
-              !touch(op, s.base, s.base + sources * s.bits() / 8, false, accesses) ||
-              !touchOperand(op, d, r, lanes, true, accesses))
-            return false;
-          occupancy = r * chip.vecCyclesPerRepeat;
-          compute = [=, this]() {
-            for (int64_t l = 0; l < total; ++l) {
-              int64_t k = l / group;
-              store(d, l / lanes, l % lanes, load(s, k / lanes, k % lanes));
-            }
-          };
-          return true;
-        })
-        .Default([](Operation *) { return false; });
+              };
+              return true;
+            })
+            .Case([&](VBroadcastGroupOp v) {
+              int64_t lanes = lanesFor({v.getType()}), r = get(v.getRepeat());
+              Operand d = operand(v.getDst(), v.getType(), lanes);
+              Operand s = operand(v.getSrc(), v.getType(), lanes);
+              int64_t group = v.getGroup(), total = r * lanes;
+              int64_t sources = (total + group - 1) / group;
+              if (!checkRepeat(r) || !aligned(op, s.base, "a source") ||
+                  !touch(op, s.base, s.base + sources * s.bits() / 8, false,
+                         accesses) ||
+                  !touchOperand(op, d, r, lanes, true, accesses))
+                return false;
+              occupancy = r * chip.vecCyclesPerRepeat;
+              compute = [=, this]() {
+                for (int64_t l = 0; l < total; ++l) {
+                  int64_t k = l / group;
+                  store(d, l / lanes, l % lanes, load(s, k / lanes, k % lanes));
+                }
+              };
+              return true;
+            })
+            .Default([](Operation *) { return false; });
     if (!ok)
       return false;
     if (!checkHazards(op, kV, accesses, ready))
@@ -1333,8 +1413,8 @@ bool simulate(func::FuncOp kernel, const Chip &chip,
   int64_t cores = coresAttr ? coresAttr.getInt() : 1;
   if (cores < 1 || cores > chip.cores) {
     error = "@" + kernel.getSymName().str() + " runs on " +
-            std::to_string(cores) + " cores, but chip " + chip.name +
-            " has " + std::to_string(chip.cores);
+            std::to_string(cores) + " cores, but chip " + chip.name + " has " +
+            std::to_string(chip.cores);
     return false;
   }
   report = SimReport();

@@ -48,9 +48,9 @@ unsigned laneBits(Type type) {
 
 bool isGlobalMemRef(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
-  auto space = memref ? dyn_cast_or_null<MemorySpaceAttr>(
-                            memref.getMemorySpace())
-                      : MemorySpaceAttr();
+  auto space = memref
+                   ? dyn_cast_or_null<MemorySpaceAttr>(memref.getMemorySpace())
+                   : MemorySpaceAttr();
   return space && space.getValue() == MemorySpace::gm;
 }
 
@@ -136,20 +136,20 @@ static LogicalResult checkUBAddress(Operation *op, Value address,
   if (!a)
     return success();
   if (*a < 0 || *a >= chip.ubBytes)
-    return op->emitOpError() << what << " UB address " << *a
-                             << " is outside the " << chip.ubBytes
-                             << "-byte UB of chip " << chip.name;
+    return op->emitOpError()
+           << what << " UB address " << *a << " is outside the " << chip.ubBytes
+           << "-byte UB of chip " << chip.name;
   if (*a % 32)
-    return op->emitOpError() << what << " UB address " << *a
-                             << " is not 32-byte aligned";
+    return op->emitOpError()
+           << what << " UB address " << *a << " is not 32-byte aligned";
   return success();
 }
 
 static LogicalResult checkInKernel(Operation *op) {
   auto func = op->getParentOfType<func::FuncOp>();
   if (!func || !func->hasAttr(kKernelAttr))
-    return op->emitOpError() << "must be inside a func.func marked "
-                             << kKernelAttr;
+    return op->emitOpError()
+           << "must be inside a func.func marked " << kKernelAttr;
   return success();
 }
 
@@ -163,15 +163,15 @@ static LogicalResult checkVectorCommon(Operation *op, Value repeat,
                                        const Chip &chip) {
   if (std::optional<int64_t> r = constantOf(repeat))
     if (*r < 0 || *r > chip.maxRepeat)
-      return op->emitOpError() << "repeats " << *r
-                               << " times, but an instruction repeats 0 to "
-                               << chip.maxRepeat << " times";
+      return op->emitOpError()
+             << "repeats " << *r << " times, but an instruction repeats 0 to "
+             << chip.maxRepeat << " times";
   unsigned widest = *llvm::max_element(bits);
   int64_t lanes = 2048 / widest;
   if (mask && (*mask < 1 || *mask > lanes))
-    return op->emitOpError() << "has mask " << *mask
-                             << ", but a repeat of " << widest
-                             << "-bit lanes has 1 to " << lanes << " lanes";
+    return op->emitOpError()
+           << "has mask " << *mask << ", but a repeat of " << widest
+           << "-bit lanes has 1 to " << lanes << " lanes";
   for (auto [name, strides] :
        {std::pair<StringRef, std::optional<ArrayRef<int64_t>>>{"block_strides",
                                                                blocks},
@@ -185,8 +185,8 @@ static LogicalResult checkVectorCommon(Operation *op, Value repeat,
              << " UB operands (destination first)";
     for (int64_t s : *strides)
       if (s < 0 || s > 65535)
-        return op->emitOpError() << name << " has " << s
-                                 << ", but a stride is 0 to 65535 blocks";
+        return op->emitOpError()
+               << name << " has " << s << ", but a stride is 0 to 65535 blocks";
     if (name == "block_strides" && strides->front() == 0)
       return op->emitOpError() << "has destination block stride 0, which "
                                   "the hardware leaves undefined";
@@ -244,14 +244,12 @@ LogicalResult UBBufferOp::verify() {
   });
   if (clash)
     return emitOpError() << "UB bytes [" << offset << ", " << offset + bytes
-                         << ") overlap another buffer's ["
-                         << clash.getOffset() << ", "
-                         << clash.getOffset() + clash.getBytes() << ")";
+                         << ") overlap another buffer's [" << clash.getOffset()
+                         << ", " << clash.getOffset() + clash.getBytes() << ")";
   return success();
 }
 
-template <typename CopyOp>
-static LogicalResult verifyCopy(CopyOp op) {
+template <typename CopyOp> static LogicalResult verifyCopy(CopyOp op) {
   Chip chip;
   if (failed(withChip(op, chip)))
     return failure();
@@ -271,8 +269,8 @@ static LogicalResult verifyCopy(CopyOp op) {
                               << "burst has 0 to " << chip.maxBurstLen;
   for (Value v : {op.getSrcStride(), op.getDstStride(), op.getGmOffset()})
     if (auto n = constantOf(v); n && *n < 0)
-      return op.emitOpError() << "has a negative stride or offset (" << *n
-                              << ")";
+      return op.emitOpError()
+             << "has a negative stride or offset (" << *n << ")";
   return success();
 }
 
@@ -283,8 +281,7 @@ template <typename VecOp>
 static LogicalResult verifyElementwise(VecOp op, ArrayRef<Value> ubOperands,
                                        Type type) {
   Chip chip;
-  if (failed(withChip(op, chip)) ||
-      failed(checkLaneType(op, type, "lane")))
+  if (failed(withChip(op, chip)) || failed(checkLaneType(op, type, "lane")))
     return failure();
   for (Value v : ubOperands)
     if (failed(checkUBAddress(op, v, "an operand's", chip)))
@@ -369,8 +366,7 @@ LogicalResult VCastOp::verify() {
                            chip);
 }
 
-template <typename GroupOp>
-static LogicalResult verifyGroup(GroupOp op) {
+template <typename GroupOp> static LogicalResult verifyGroup(GroupOp op) {
   Chip chip;
   if (failed(withChip(op, chip)) ||
       failed(checkLaneType(op, op.getType(), "lane")))
@@ -381,8 +377,8 @@ static LogicalResult verifyGroup(GroupOp op) {
   unsigned bits = laneBits(op.getType());
   int64_t group = op.getGroup();
   if (group <= 0 || (group * bits) % 256)
-    return op.emitOpError() << "has groups of " << group << " lanes of "
-                            << bits << " bits, but a group is a whole "
+    return op.emitOpError() << "has groups of " << group << " lanes of " << bits
+                            << " bits, but a group is a whole "
                             << "number of 32-byte blocks";
   return checkVectorCommon(op, op.getRepeat(), std::nullopt, std::nullopt,
                            std::nullopt, {bits}, chip);
@@ -400,8 +396,8 @@ static LogicalResult verifyFlag(Operation *op, Pipe src, Pipe dst, Value id) {
                                 "vtile.pipe_barrier";
   if (auto n = constantOf(id)) {
     if (*n < 0 || *n > 7)
-      return op->emitOpError() << "uses event id " << *n
-                               << ", but ids are 0 to 7";
+      return op->emitOpError()
+             << "uses event id " << *n << ", but ids are 0 to 7";
     if (*n >= 6)
       return op->emitOpError() << "uses event id " << *n
                                << ", which the hardware reserves (6: "

@@ -1,4 +1,5 @@
-//===- Chip.h - the chip description of the Ascend-like target ----*- C++ -*-===//
+//===- Chip.h - the chip description of the Ascend-like target ----*- C++
+//-*-===//
 //
 // One struct holds every number the vtile verifiers, the lowering and the
 // simulator's cost model read, so that no pass tests a chip by name. The
@@ -19,19 +20,19 @@ namespace mxq::vtile {
 
 struct Chip {
   std::string name = "950pr";
-  int64_t cores = 56;               ///< AIV cores
-  double freqHz = 1.65e9;           ///< core clock
-  int64_t ubBytes = 253952;         ///< usable UB per core
-  int64_t ubReserved = 2048;        ///< UB the kernel leaves alone
-  double gmBytesPerSec = 1.48e12;   ///< aggregate GM bandwidth
-  double dmaReadCap = 16;           ///< GM->UB bytes/cycle of one core
-  double dmaWriteCap = 40;          ///< UB->GM bytes/cycle of one core
-  double dmaIssue = 64;             ///< cycles to start a DMA
-  double dmaBurst = 4;              ///< cycles per burst
-  double dmaReadLatency = 500;      ///< cycles from a read's end to its data
-  double dmaWriteLatency = 300;     ///< the same for a write
-  double vecCyclesPerRepeat = 1;    ///< cycles per 256-byte repeat
-  bool mxCasts = true;              ///< fp8/fp4 conversion instructions
+  int64_t cores = 56;             ///< AIV cores
+  double freqHz = 1.65e9;         ///< core clock
+  int64_t ubBytes = 253952;       ///< usable UB per core
+  int64_t ubReserved = 2048;      ///< UB the kernel leaves alone
+  double gmBytesPerSec = 1.48e12; ///< aggregate GM bandwidth
+  double dmaReadCap = 16;         ///< GM->UB bytes/cycle of one core
+  double dmaWriteCap = 40;        ///< UB->GM bytes/cycle of one core
+  double dmaIssue = 64;           ///< cycles to start a DMA
+  double dmaBurst = 4;            ///< cycles per burst
+  double dmaReadLatency = 500;    ///< cycles from a read's end to its data
+  double dmaWriteLatency = 300;   ///< the same for a write
+  double vecCyclesPerRepeat = 1;  ///< cycles per 256-byte repeat
+  bool mxCasts = true;            ///< fp8/fp4 conversion instructions
   int64_t maxRepeat = 255;
   int64_t maxBurstCount = 4095;
   int64_t maxBurstLen = 2097151;

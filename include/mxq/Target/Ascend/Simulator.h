@@ -1,4 +1,5 @@
-//===- Simulator.h - executes vtile kernels on the host -----------*- C++ -*-===//
+//===- Simulator.h - executes vtile kernels on the host -----------*- C++
+//-*-===//
 //
 // Runs a vtile kernel once per core of its launch, as the chip would: every
 // instruction's bytes through the functional model (the casts through the
@@ -28,9 +29,9 @@ struct GlobalBuffer {
 
 /// What a run measured.
 struct SimReport {
-  int64_t cores = 0;               ///< cores of the launch
-  double cycles = 0;               ///< the slowest core's last completion
-  double busy[4] = {0, 0, 0, 0};   ///< per pipe (s, v, mte2, mte3), summed
+  int64_t cores = 0;                 ///< cores of the launch
+  double cycles = 0;                 ///< the slowest core's last completion
+  double busy[4] = {0, 0, 0, 0};     ///< per pipe (s, v, mte2, mte3), summed
   int64_t gmRead = 0, gmWritten = 0; ///< bytes
   int64_t instructions = 0;
   /// A summary: total cycles, time at the chip's clock, each pipe's busy
