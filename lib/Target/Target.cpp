@@ -3,9 +3,24 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <chrono>
+
 namespace mxq {
 
 Executable::~Executable() = default;
+
+bool Executable::timeRuns(const std::vector<RawTensor> &inputs, int repeat,
+                          Timing &timing, std::string &error) {
+  std::vector<RawTensor> results;
+  auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < std::max(repeat, 1); ++i)
+    if (!run(inputs, results, error))
+      return false;
+  std::chrono::duration<double, std::milli> ms =
+      std::chrono::steady_clock::now() - start;
+  timing.wallMillis = ms.count() / std::max(repeat, 1);
+  return true;
+}
 Target::~Target() = default;
 
 bool Target::checkOptions(const TargetOptions &options,

@@ -66,6 +66,12 @@ public:
   /// What the last run measured, as text, when compiled with
   /// TargetOptions::profile (empty otherwise).
   virtual std::string report() const { return {}; }
+
+protected:
+  /// `time` for an executable whose calls run on the host: `repeat` runs
+  /// (at least one), the wall-clock time per call in `timing.wallMillis`.
+  bool timeRuns(const std::vector<RawTensor> &inputs, int repeat,
+                Timing &timing, std::string &error);
 };
 
 class Target {

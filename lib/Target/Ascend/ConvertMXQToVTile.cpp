@@ -256,6 +256,106 @@ struct Plan;
 LogicalResult planColumns(func::FuncOp func, const Chip &chip,
                           const TilingOptions &options, Plan &p);
 
+/// The frame every kernel shares: its new body (the old one stays until
+/// finishKernel, so that a plan's op can be read while emitting), and the
+/// loop over this core's tiles with the double-buffer prologue and drain.
+struct Frame {
+  Block *entry = nullptr, *old = nullptr;
+  scf::ForOp loop;
+  Value t, pp; ///< the tile and its buffer parity
+  int64_t depth = 1;
+};
+
+/// Makes `func` a kernel over the GM memrefs of `values` (the op's
+/// operands, then its results) on `cores` cores.
+Frame beginKernel(func::FuncOp func, ArrayRef<Value> values, int64_t cores) {
+  MLIRContext *ctx = func.getContext();
+  auto gm = MemorySpaceAttr::get(ctx, MemorySpace::gm);
+  SmallVector<Type> args;
+  for (Value v : values) {
+    auto t = cast<RankedTensorType>(v.getType());
+    args.push_back(MemRefType::get(t.getShape(), t.getElementType(),
+                                   MemRefLayoutAttrInterface(), gm));
+  }
+  Frame f;
+  f.old = &func.getBody().front();
+  f.entry = new Block();
+  for (Type t : args)
+    f.entry->addArgument(t, func.getLoc());
+  func.getBody().push_front(f.entry);
+  func.setFunctionType(FunctionType::get(ctx, args, {}));
+  func->setAttr(kKernelAttr, UnitAttr::get(ctx));
+  func->setAttr(kCoresAttr, IntegerAttr::get(IntegerType::get(ctx, 64), cores));
+  func->removeAttr("llvm.emit_c_interface");
+  return f;
+}
+
+/// This core's run of `tiles` tiles, the flags that mark every buffer free,
+/// and the loop; the builder is left in its body.
+void openTileLoop(Emitter &e, Frame &f, int64_t tiles, int64_t cores,
+                  bool doubleBuffer) {
+  OpBuilder &b = e.b;
+  f.depth = doubleBuffer ? 2 : 1;
+  Value core = CoreIdOp::create(b, e.loc, b.getIndexType());
+  Value t0 = e.div(e.mul(core, tiles), cores);
+  Value t1 = e.div(e.mul(e.add(core, 1), tiles), cores);
+  for (int64_t id = 0; id < f.depth; ++id) {
+    e.flag(true, Pipe::v, Pipe::mte2, e.idx(id)); // input buffer free
+    e.flag(true, Pipe::mte3, Pipe::v, e.idx(id)); // output buffers free
+  }
+  f.loop = scf::ForOp::create(b, e.loc, t0, t1, e.idx(1));
+  b.setInsertionPointToStart(f.loop.getBody());
+  f.t = f.loop.getInductionVar();
+  f.pp = doubleBuffer ? e.rem(e.sub(f.t, t0), 2) : e.idx(0);
+}
+
+/// After the loop: every flag the prologue set waited for once more, the
+/// return, and the old body erased.
+void finishKernel(Emitter &e, Frame &f) {
+  OpBuilder &b = e.b;
+  b.setInsertionPointAfter(f.loop);
+  for (int64_t id = 0; id < f.depth; ++id) {
+    e.flag(false, Pipe::v, Pipe::mte2, e.idx(id));
+    e.flag(false, Pipe::mte3, Pipe::v, e.idx(id));
+  }
+  func::ReturnOp::create(b, e.loc);
+  f.old->dropAllDefinedValueUses();
+  f.old->erase();
+}
+
+/// Scale bytes (u32 lanes in `s`, `perRow` a row) into `dst` rows of
+/// `pitch` bytes: one contiguous cast when rows are whole 32-byte rows
+/// (`perRow` a multiple of 32), else one masked repeat per row.
+void writeScaleRows(Emitter &e, Value dst, Value s, int64_t rows,
+                    int64_t perRow, int64_t pitch) {
+  OpBuilder &b = e.b;
+  Type u32 = IntegerType::get(b.getContext(), 32, IntegerType::Unsigned);
+  Type u8 = IntegerType::get(b.getContext(), 8, IntegerType::Unsigned);
+  if (perRow % 32 == 0)
+    return e.cast(dst, u8, s, u32, RoundMode::none, false, rows * perRow);
+  for (int64_t row0 = 0; row0 < rows; row0 += e.chip.maxRepeat) {
+    int64_t n = std::min<int64_t>(e.chip.maxRepeat, rows - row0);
+    VCastOp::create(b, e.loc, e.add(dst, row0 * pitch),
+                    e.add(s, row0 * perRow * 4), e.idx(n), u32, u8,
+                    RoundMode::none, false, b.getI64IntegerAttr(perRow),
+                    b.getDenseI64ArrayAttr({1, 1}),
+                    b.getDenseI64ArrayAttr({pitch / 32, perRow * 4 / 32}));
+  }
+}
+
+/// The NaN lanes of the f32 lanes `p` replaced by `value` (through the
+/// scratch lanes `w` and the lane mask `mask`).
+void replaceNaNLanes(Emitter &e, Value p, Value w, Value mask, Attribute value,
+                     Type valueType, int64_t lanes) {
+  Type u32 = IntegerType::get(e.b.getContext(), 32, IntegerType::Unsigned);
+  e.scalar(BinaryKind::And, w, p, IntegerAttr::get(u32, 0x7FFFFFFF), u32,
+           lanes);
+  e.cmps(CmpPredicate::gt, mask, w, IntegerAttr::get(u32, 0x7F800000), u32,
+         lanes);
+  e.dup(w, value, valueType, lanes);
+  e.sel(p, mask, w, p, valueType, lanes);
+}
+
 /// What one quantize asks for, checked against what the recipe states.
 struct Plan {
   dialect::QuantizeOp op;
@@ -287,6 +387,91 @@ constexpr const char *kOneOpMessage =
 LogicalResult fail(func::FuncOp func, const Twine &why) {
   return func.emitError() << "convert-mxq-to-vtile: @" << func.getSymName()
                           << ": " << why;
+}
+
+/// A row x column tiling of a [rows, k] matrix.
+struct Tiling {
+  int64_t tileRows = 0, tileCols = 0, slices = 0, tiles = 0, cores = 0;
+};
+
+/// Chooses the tiling of a [rows, k] matrix: columns from `options`
+/// (`valid` says whether a count is allowed, `rule` names the rule) or the
+/// widest allowed count from `start` down by `step` whose one-row tile fits
+/// the UB; rows from `options` or as many as fit (at most `maxRows`) while
+/// leaving a tile for every core. `bytes(t, c)` is a tile's UB.
+LogicalResult pickTiling(func::FuncOp func, const Chip &chip,
+                         const TilingOptions &options, int64_t rows, int64_t k,
+                         int64_t start, int64_t step,
+                         function_ref<bool(int64_t)> valid, StringRef rule,
+                         function_ref<int64_t(int64_t, int64_t)> bytes,
+                         int64_t maxRows, Tiling &out) {
+  int64_t budget = chip.ubBytes - chip.ubReserved;
+  auto fits = [&](int64_t t, int64_t c) { return bytes(t, c) <= budget; };
+  if (options.tileCols) {
+    if (!valid(options.tileCols))
+      return fail(func,
+                  "tile-cols = " + Twine(options.tileCols) + " is not " + rule);
+    if (!fits(1, options.tileCols))
+      return fail(func, "a tile of one row of " + Twine(options.tileCols) +
+                            " columns needs " +
+                            Twine(bytes(1, options.tileCols)) +
+                            " bytes of UB, more than the " + Twine(budget) +
+                            " chip " + Twine(chip.name) + " has");
+    out.tileCols = options.tileCols;
+  } else {
+    int64_t c = start;
+    while (c > step && (!valid(c) || !fits(1, c)))
+      c -= step;
+    if (!fits(1, c))
+      return fail(func, "a tile of one row of " + Twine(c) +
+                            " columns does not fit the " + Twine(budget) +
+                            "-byte UB of chip " + Twine(chip.name));
+    out.tileCols = c;
+  }
+  out.slices = ceilDiv(k, out.tileCols);
+  int64_t most = 1;
+  while (most < std::min(rows, maxRows) && fits(most + 1, out.tileCols))
+    ++most;
+  if (options.tileRows) {
+    if (options.tileRows > most)
+      return fail(func, "tile-rows = " + Twine(options.tileRows) + " with " +
+                            Twine(out.tileCols) + " columns needs " +
+                            Twine(bytes(options.tileRows, out.tileCols)) +
+                            " bytes of UB, more than the " + Twine(budget) +
+                            " chip " + Twine(chip.name) + " has");
+    out.tileRows = options.tileRows;
+  } else {
+    int64_t perSlice = ceilDiv(chip.cores, std::max<int64_t>(1, out.slices));
+    out.tileRows = std::clamp<int64_t>(rows / perSlice, 1, most);
+  }
+  out.tiles = ceilDiv(rows, out.tileRows) * out.slices;
+  // An empty tensor: one core and no tile.
+  out.cores = std::clamp<int64_t>(out.tiles, 1, chip.cores);
+  return success();
+}
+
+/// pickTiling with the columns of a last-axis block recipe: a multiple of 8
+/// blocks, so that a row's data fills whole 32-byte blocks of every buffer;
+/// up to 64 blocks a row's scale bytes are packed by one masked cast repeat
+/// onto 32-byte rows, beyond that the row holds a multiple of 32 blocks (its
+/// scales are then whole 32-byte rows themselves). Whole rows by default.
+LogicalResult pickBlockColumnTiling(
+    func::FuncOp func, const Chip &chip, const TilingOptions &options,
+    int64_t rows, int64_t k, int64_t block,
+    function_ref<int64_t(int64_t, int64_t)> bytes, Tiling &out) {
+  int64_t unit = 8 * block;
+  auto valid = [&](int64_t c) {
+    int64_t n = c / block;
+    return c > 0 && c % unit == 0 && (n <= 64 || n % 32 == 0);
+  };
+  int64_t start = std::max(unit, roundUp(k, unit));
+  if (!valid(start))
+    start = roundUp(k, 32 * block);
+  std::string rule = "a multiple of 8 blocks (" + std::to_string(unit) +
+                     " columns) of at most 64 blocks or a multiple of 32 "
+                     "blocks";
+  return pickTiling(func, chip, options, rows, k, start, unit, valid, rule,
+                    bytes, chip.maxBurstCount, out);
 }
 
 /// UB bytes a tile of `t` rows x `c` columns needs.
@@ -448,74 +633,19 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
                           "yet");
   if (p.columns)
     return planColumns(func, chip, options, p);
-  // Tile columns: a multiple of 8 blocks, so that a row's data fills whole
-  // 32-byte blocks of every buffer; up to 64 blocks a row's scale bytes
-  // are packed by one masked cast repeat onto 32-byte rows, beyond that the
-  // row must hold a multiple of 32 blocks (its scales are then whole
-  // 32-byte rows themselves).
-  int64_t unit = 8 * p.block;
-  auto valid = [&](int64_t c) {
-    int64_t n = c / p.block;
-    return c > 0 && c % unit == 0 && (n <= 64 || n % 32 == 0);
-  };
   bool needW = p.op.getNanElement() == dialect::NanElement::zero ||
                p.format == ElementFormat::E2M1FN;
-  int64_t budget = chip.ubBytes - chip.ubReserved;
-  auto fits = [&](int64_t rows, int64_t c) {
-    return tileBytes(p, rows, c, options.doubleBuffer, needW) <= budget;
-  };
-  if (options.tileCols) {
-    if (!valid(options.tileCols))
-      return fail(func, "tile-cols = " + Twine(options.tileCols) +
-                            " is not a multiple of 8 blocks (" + Twine(unit) +
-                            " columns) of at most 64 blocks or a multiple "
-                            "of 32 blocks");
-    if (!fits(1, options.tileCols))
-      return fail(func, "a tile of one row of " + Twine(options.tileCols) +
-                            " columns needs " +
-                            Twine(tileBytes(p, 1, options.tileCols,
-                                            options.doubleBuffer, needW)) +
-                            " bytes of UB, more than the " + Twine(budget) +
-                            " chip " + Twine(chip.name) + " has");
-    p.tileCols = options.tileCols;
-  } else {
-    // Whole rows where they fit (one burst a row), else the widest that
-    // does.
-    int64_t c = std::max(unit, roundUp(p.k, unit));
-    if (!valid(c))
-      c = roundUp(p.k, 32 * p.block);
-    while (c > unit && (!valid(c) || !fits(1, c)))
-      c -= unit;
-    if (!fits(1, c))
-      return fail(func, "a tile of one row of " + Twine(c) +
-                            " columns does not fit the " + Twine(budget) +
-                            "-byte UB of chip " + Twine(chip.name));
-    p.tileCols = c;
-  }
-  p.slices = ceilDiv(p.k, p.tileCols);
-  int64_t most = 1;
-  while (most < std::min<int64_t>(p.rows, chip.maxBurstCount) &&
-         tileBytes(p, most + 1, p.tileCols, options.doubleBuffer, needW) <=
-             budget)
-    ++most;
-  if (options.tileRows) {
-    if (options.tileRows > most)
-      return fail(func, "tile-rows = " + Twine(options.tileRows) + " with " +
-                            Twine(p.tileCols) + " columns needs " +
-                            Twine(tileBytes(p, options.tileRows, p.tileCols,
-                                            options.doubleBuffer, needW)) +
-                            " bytes of UB, more than the " + Twine(budget) +
-                            " chip " + Twine(chip.name) + " has");
-    p.tileRows = options.tileRows;
-  } else {
-    // As many rows as fit, but enough tiles for every core.
-    int64_t perSlice = ceilDiv(chip.cores, std::max<int64_t>(1, p.slices));
-    p.tileRows = std::clamp<int64_t>(p.rows / perSlice, 1, most);
-  }
+  Tiling t;
+  if (failed(pickBlockColumnTiling(
+          func, chip, options, p.rows, p.k, p.block,
+          [&](int64_t r, int64_t c) {
+            return tileBytes(p, r, c, options.doubleBuffer, needW);
+          },
+          t)))
+    return failure();
+  p.tileRows = t.tileRows, p.tileCols = t.tileCols, p.slices = t.slices;
+  p.tiles = t.tiles, p.cores = t.cores;
   p.rowTiles = ceilDiv(p.rows, p.tileRows);
-  p.tiles = p.rowTiles * p.slices;
-  // An empty tensor: one core and no tile.
-  p.cores = std::clamp<int64_t>(p.tiles, 1, chip.cores);
   return success();
 }
 
@@ -525,15 +655,8 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
 void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
                  const TilingOptions &options) {
   MLIRContext *ctx = func.getContext();
-  auto gm = MemorySpaceAttr::get(ctx, MemorySpace::gm);
-  auto memrefOf = [&](Value v) {
-    auto t = cast<RankedTensorType>(v.getType());
-    return MemRefType::get(t.getShape(), t.getElementType(),
-                           MemRefLayoutAttrInterface(), gm);
-  };
   dialect::QuantizeOp op = p.op;
-  SmallVector<Type> args = {memrefOf(op.getInput()), memrefOf(op.getCodes()),
-                            memrefOf(op.getScales())};
+  SmallVector<Value> gmValues = {op.getInput(), op.getCodes(), op.getScales()};
   const bool dbl = options.doubleBuffer;
   const bool fp4 = p.format == ElementFormat::E2M1FN;
   const bool nanZero = op.getNanElement() == dialect::NanElement::zero;
@@ -544,21 +667,11 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   bool productBF16 = op.getProduct() == dialect::Product::bf16;
   Location loc = op.getLoc();
 
-  Block &old = func.getBody().front();
-  Block *entry = new Block();
-  for (Type t : args)
-    entry->addArgument(t, func.getLoc());
-  func.getBody().push_front(entry);
-  func.setFunctionType(FunctionType::get(ctx, args, {}));
-  func->setAttr(kKernelAttr, UnitAttr::get(ctx));
-  func->setAttr(kCoresAttr,
-                IntegerAttr::get(IntegerType::get(ctx, 64), p.cores));
-  func->removeAttr("llvm.emit_c_interface");
-
-  OpBuilder b = OpBuilder::atBlockBegin(entry);
+  Frame f = beginKernel(func, gmValues, p.cores);
+  OpBuilder b = OpBuilder::atBlockBegin(f.entry);
   Emitter e{b, loc, chip};
-  Value x = entry->getArgument(0), codesGM = entry->getArgument(1),
-        scalesGM = entry->getArgument(2);
+  Value x = f.entry->getArgument(0), codesGM = f.entry->getArgument(1),
+        scalesGM = f.entry->getArgument(2);
   Type f32 = b.getF32Type(), bf16 = b.getBF16Type();
   Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
   Type u16 = IntegerType::get(ctx, 16, IntegerType::Unsigned);
@@ -588,18 +701,8 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
         constBuf = e.buffer(perBlock), tBuf = e.buffer(perBlock),
         t2Buf = e.buffer(perBlock), blockMask = e.buffer(maskLanes / 8);
 
-  Value core = CoreIdOp::create(b, loc, b.getIndexType());
-  Value t0 = e.div(e.mul(core, p.tiles), p.cores);
-  Value t1 = e.div(e.mul(e.add(core, 1), p.tiles), p.cores);
-  Value zero = e.idx(0), one = e.idx(1);
-  for (int64_t id = 0; id < depth; ++id) {
-    e.flag(true, Pipe::v, Pipe::mte2, e.idx(id));
-    e.flag(true, Pipe::mte3, Pipe::v, e.idx(id));
-  }
-  auto loop = scf::ForOp::create(b, loc, t0, t1, one);
-  b.setInsertionPointToStart(loop.getBody());
-  Value t = loop.getInductionVar();
-  Value pp = dbl ? e.rem(e.sub(t, t0), 2) : zero;
+  openTileLoop(e, f, p.tiles, p.cores, dbl);
+  Value t = f.t, pp = f.pp;
   Value in = e.add(inBuf, e.mul(pp, inSize));
   Value codesUB = e.add(codeBuf, e.mul(pp, codeSize));
   Value scalesUB = e.add(scaleBuf, e.mul(pp, scaleSize));
@@ -691,10 +794,8 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
     e.cast(pBuf, f32, qBuf, bf16, RoundMode::none, false, N);
   }
   if (needW && !(fp4 && nanZero)) {
-    e.scalar(BinaryKind::And, wBuf, pBuf, u32v(0x7FFFFFFF), u32, N);
-    e.cmps(CmpPredicate::gt, laneMask, wBuf, u32v(0x7F800000), u32, N);
-    e.dup(wBuf, FloatAttr::get(f32, nanZero ? 0.0 : 6.0), f32, N);
-    e.sel(pBuf, laneMask, wBuf, pBuf, f32, N);
+    replaceNaNLanes(e, pBuf, wBuf, laneMask,
+                    FloatAttr::get(f32, nanZero ? 0.0 : 6.0), f32, N);
   }
   if (fp4) {
     RoundMode toBF16 = rounding == dialect::Rounding::floor ? RoundMode::floor
@@ -739,15 +840,7 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   }
   e.flag(true, Pipe::mte3, Pipe::v, pp);
 
-  b.setInsertionPointAfter(loop);
-  for (int64_t id = 0; id < depth; ++id) {
-    e.flag(false, Pipe::v, Pipe::mte2, e.idx(id));
-    e.flag(false, Pipe::mte3, Pipe::v, e.idx(id));
-  }
-  func::ReturnOp::create(b, loc);
-  // The old body (and the op the plan points to) goes last.
-  old.dropAllDefinedValueUses();
-  old.erase();
+  finishKernel(e, f);
 }
 
 /// Rewrites the function of plan `p` into the kernel.
@@ -756,15 +849,8 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   if (p.columns)
     return emitColumns(func, chip, p, options);
   MLIRContext *ctx = func.getContext();
-  auto gm = MemorySpaceAttr::get(ctx, MemorySpace::gm);
-  auto memrefOf = [&](Value v) {
-    auto t = cast<RankedTensorType>(v.getType());
-    return MemRefType::get(t.getShape(), t.getElementType(),
-                           MemRefLayoutAttrInterface(), gm);
-  };
   dialect::QuantizeOp op = p.op;
-  SmallVector<Type> args = {memrefOf(op.getInput()), memrefOf(op.getCodes()),
-                            memrefOf(op.getScales())};
+  SmallVector<Value> gmValues = {op.getInput(), op.getCodes(), op.getScales()};
   const bool dbl = options.doubleBuffer;
   const bool fp4 = p.format == ElementFormat::E2M1FN;
   const bool nanZero = op.getNanElement() == dialect::NanElement::zero;
@@ -778,25 +864,14 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
 
   Location loc = op.getLoc();
   // A fresh body.
-  Block &old = func.getBody().front();
-  Block *entry = new Block();
-  for (Type t : args)
-    entry->addArgument(t, func.getLoc());
-  func.getBody().push_front(entry);
-  func.setFunctionType(FunctionType::get(ctx, args, {}));
-  func->setAttr(kKernelAttr, UnitAttr::get(ctx));
-  func->setAttr(kCoresAttr,
-                IntegerAttr::get(IntegerType::get(ctx, 64), p.cores));
-  func->removeAttr("llvm.emit_c_interface");
-
-  OpBuilder b = OpBuilder::atBlockBegin(entry);
+  Frame f = beginKernel(func, gmValues, p.cores);
+  OpBuilder b = OpBuilder::atBlockBegin(f.entry);
   Emitter e{b, loc, chip};
-  Value x = entry->getArgument(0), codesGM = entry->getArgument(1),
-        scalesGM = entry->getArgument(2);
+  Value x = f.entry->getArgument(0), codesGM = f.entry->getArgument(1),
+        scalesGM = f.entry->getArgument(2);
 
   Type f32 = b.getF32Type(), bf16 = b.getBF16Type();
   Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
-  Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
   auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
 
   const int64_t T = p.tileRows, C = p.tileCols, N = T * C, B = p.block;
@@ -829,18 +904,8 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   Value blockMask = e.buffer(maskLanes / 8);
 
   // This core's tiles.
-  Value core = CoreIdOp::create(b, loc, b.getIndexType());
-  Value t0 = e.div(e.mul(core, p.tiles), p.cores);
-  Value t1 = e.div(e.mul(e.add(core, 1), p.tiles), p.cores);
-  Value zero = e.idx(0), one = e.idx(1);
-  for (int64_t id = 0; id < depth; ++id) {
-    e.flag(true, Pipe::v, Pipe::mte2, e.idx(id)); // IN[id] free
-    e.flag(true, Pipe::mte3, Pipe::v, e.idx(id)); // outputs[id] free
-  }
-  auto loop = scf::ForOp::create(b, loc, t0, t1, one);
-  b.setInsertionPointToStart(loop.getBody());
-  Value t = loop.getInductionVar();
-  Value pp = dbl ? e.rem(e.sub(t, t0), 2) : zero;
+  openTileLoop(e, f, p.tiles, p.cores, dbl);
+  Value t = f.t, pp = f.pp;
   Value in = e.add(inBuf, e.mul(pp, inSize));
   Value codesUB = e.add(codeBuf, e.mul(pp, codeSize));
   Value scalesUB = e.add(scaleBuf, e.mul(pp, scaleSize));
@@ -896,18 +961,7 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   e.flag(false, Pipe::mte3, Pipe::v, pp);
   // Scale bytes: rows of a multiple of 32 are contiguous, one cast;
   // shorter rows take one masked repeat each, each row on 32 bytes.
-  if (nbr % 32 == 0) {
-    e.cast(scalesUB, u8, sBuf, u32, RoundMode::none, false, NB);
-  } else {
-    for (int64_t row0 = 0; row0 < T; row0 += chip.maxRepeat) {
-      int64_t n = std::min<int64_t>(chip.maxRepeat, T - row0);
-      VCastOp::create(b, loc, e.add(scalesUB, row0 * scalePitch),
-                      e.add(sBuf, row0 * nbr * 4), e.idx(n), u32, u8,
-                      RoundMode::none, false, b.getI64IntegerAttr(nbr),
-                      b.getDenseI64ArrayAttr({1, 1}),
-                      b.getDenseI64ArrayAttr({scalePitch / 32, nbr * 4 / 32}));
-    }
-  }
+  writeScaleRows(e, scalesUB, sBuf, T, nbr, scalePitch);
 
   // The scaled elements P = x * multiplier, in f32.
   e.repeated(N, 64, std::max<int64_t>(1, B / 8),
@@ -925,10 +979,8 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   // NaN lanes: +0 (nan_element = zero) or, for FP4 whose cast gives 0,
   // the largest code (+6.0).
   if (needW && !(fp4 && nanZero)) {
-    e.scalar(BinaryKind::And, wBuf, pBuf, u32v(0x7FFFFFFF), u32, N);
-    e.cmps(CmpPredicate::gt, laneMask, wBuf, u32v(0x7F800000), u32, N);
-    e.dup(wBuf, FloatAttr::get(f32, nanZero ? 0.0 : 6.0), f32, N);
-    e.sel(pBuf, laneMask, wBuf, pBuf, f32, N);
+    replaceNaNLanes(e, pBuf, wBuf, laneMask,
+                    FloatAttr::get(f32, nanZero ? 0.0 : 6.0), f32, N);
   }
   if (fp4) {
     // bf16 holds every product of a bf16 element exactly down to 2^-126;
@@ -966,15 +1018,7 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   e.flag(true, Pipe::mte3, Pipe::v, pp);
 
   // Drain: every flag the prologue set is waited for once more.
-  b.setInsertionPointAfter(loop);
-  for (int64_t id = 0; id < depth; ++id) {
-    e.flag(false, Pipe::v, Pipe::mte2, e.idx(id));
-    e.flag(false, Pipe::mte3, Pipe::v, e.idx(id));
-  }
-  func::ReturnOp::create(b, loc);
-  // The old body (and the op the plan points to) goes last.
-  old.dropAllDefinedValueUses();
-  old.erase();
+  finishKernel(e, f);
 }
 
 /// What one dequantize asks for.
@@ -1049,91 +1093,33 @@ LogicalResult planDequantize(func::FuncOp func, const Chip &chip,
   p.outType = out.getElementType();
   p.outBytes = p.outType.getIntOrFloatBitWidth() / 8;
   p.saturate = op.getCast() == dialect::ResultCast::saturate;
-  int64_t unit = 8 * p.block;
-  auto valid = [&](int64_t c) {
-    int64_t n = c / p.block;
-    return c > 0 && c % unit == 0 && (n <= 64 || n % 32 == 0);
-  };
-  int64_t budget = chip.ubBytes - chip.ubReserved;
-  auto fits = [&](int64_t rows, int64_t c) {
-    return dequantizeBytes(p, rows, c, options.doubleBuffer) <= budget;
-  };
-  if (options.tileCols) {
-    if (!valid(options.tileCols))
-      return fail(func, "tile-cols = " + Twine(options.tileCols) +
-                            " is not a multiple of 8 blocks (" + Twine(unit) +
-                            " columns) of at most 64 blocks or a multiple "
-                            "of 32 blocks");
-    if (!fits(1, options.tileCols))
-      return fail(func, "a tile of one row of " + Twine(options.tileCols) +
-                            " columns does not fit the " + Twine(budget) +
-                            "-byte UB of chip " + Twine(chip.name));
-    p.tileCols = options.tileCols;
-  } else {
-    int64_t c = std::max(unit, roundUp(p.k, unit));
-    if (!valid(c))
-      c = roundUp(p.k, 32 * p.block);
-    while (c > unit && (!valid(c) || !fits(1, c)))
-      c -= unit;
-    if (!fits(1, c))
-      return fail(func, "a tile of one row of " + Twine(c) +
-                            " columns does not fit the " + Twine(budget) +
-                            "-byte UB of chip " + Twine(chip.name));
-    p.tileCols = c;
-  }
-  p.slices = ceilDiv(p.k, p.tileCols);
-  int64_t most = 1;
-  while (most < std::min<int64_t>(p.rows, chip.maxBurstCount) &&
-         fits(most + 1, p.tileCols))
-    ++most;
-  if (options.tileRows) {
-    if (options.tileRows > most)
-      return fail(func, "tile-rows = " + Twine(options.tileRows) + " with " +
-                            Twine(p.tileCols) + " columns does not fit the " +
-                            Twine(budget) + "-byte UB of chip " +
-                            Twine(chip.name));
-    p.tileRows = options.tileRows;
-  } else {
-    int64_t perSlice = ceilDiv(chip.cores, std::max<int64_t>(1, p.slices));
-    p.tileRows = std::clamp<int64_t>(p.rows / perSlice, 1, most);
-  }
-  p.tiles = ceilDiv(p.rows, p.tileRows) * p.slices;
-  // An empty tensor: one core and no tile.
-  p.cores = std::clamp<int64_t>(p.tiles, 1, chip.cores);
+  Tiling t;
+  if (failed(pickBlockColumnTiling(
+          func, chip, options, p.rows, p.k, p.block,
+          [&](int64_t r, int64_t c) {
+            return dequantizeBytes(p, r, c, options.doubleBuffer);
+          },
+          t)))
+    return failure();
+  p.tileRows = t.tileRows, p.tileCols = t.tileCols, p.slices = t.slices;
+  p.tiles = t.tiles, p.cores = t.cores;
   return success();
 }
 
 void emitDequantize(func::FuncOp func, const Chip &chip,
                     const DequantizePlan &p, const TilingOptions &options) {
   MLIRContext *ctx = func.getContext();
-  auto gm = MemorySpaceAttr::get(ctx, MemorySpace::gm);
-  auto memrefOf = [&](Value v) {
-    auto t = cast<RankedTensorType>(v.getType());
-    return MemRefType::get(t.getShape(), t.getElementType(),
-                           MemRefLayoutAttrInterface(), gm);
-  };
   dialect::DequantizeOp op = p.op;
-  SmallVector<Type> args = {memrefOf(op.getCodes()), memrefOf(op.getScales()),
-                            memrefOf(op.getResult())};
+  SmallVector<Value> gmValues = {op.getCodes(), op.getScales(), op.getResult()};
   Location loc = op.getLoc();
   const bool dbl = options.doubleBuffer;
   const bool fp4 = p.codeBits == 4;
 
-  Block &old = func.getBody().front();
-  Block *entry = new Block();
-  for (Type t : args)
-    entry->addArgument(t, func.getLoc());
-  func.getBody().push_front(entry);
-  func.setFunctionType(FunctionType::get(ctx, args, {}));
-  func->setAttr(kKernelAttr, UnitAttr::get(ctx));
-  func->setAttr(kCoresAttr,
-                IntegerAttr::get(IntegerType::get(ctx, 64), p.cores));
-  func->removeAttr("llvm.emit_c_interface");
-
-  OpBuilder b = OpBuilder::atBlockBegin(entry);
+  Frame f = beginKernel(func, gmValues, p.cores);
+  OpBuilder b = OpBuilder::atBlockBegin(f.entry);
   Emitter e{b, loc, chip};
-  Value codesGM = entry->getArgument(0), scalesGM = entry->getArgument(1),
-        outGM = entry->getArgument(2);
+  Value codesGM = f.entry->getArgument(0), scalesGM = f.entry->getArgument(1),
+        outGM = f.entry->getArgument(2);
   Type f32 = b.getF32Type(), bf16 = b.getBF16Type();
   Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
   Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
@@ -1162,18 +1148,8 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   Value sBuf = e.buffer(perBlock), mbBuf = e.buffer(perBlock),
         constBuf = e.buffer(perBlock), blockMask = e.buffer(maskLanes / 8);
 
-  Value core = CoreIdOp::create(b, loc, b.getIndexType());
-  Value t0 = e.div(e.mul(core, p.tiles), p.cores);
-  Value t1 = e.div(e.mul(e.add(core, 1), p.tiles), p.cores);
-  Value zero = e.idx(0), one = e.idx(1);
-  for (int64_t id = 0; id < depth; ++id) {
-    e.flag(true, Pipe::v, Pipe::mte2, e.idx(id));
-    e.flag(true, Pipe::mte3, Pipe::v, e.idx(id));
-  }
-  auto loop = scf::ForOp::create(b, loc, t0, t1, one);
-  b.setInsertionPointToStart(loop.getBody());
-  Value t = loop.getInductionVar();
-  Value pp = dbl ? e.rem(e.sub(t, t0), 2) : zero;
+  openTileLoop(e, f, p.tiles, p.cores, dbl);
+  Value t = f.t, pp = f.pp;
   Value codesUB = e.add(codeBuf, e.mul(pp, codeSize));
   Value scalesUB = e.add(scaleBuf, e.mul(pp, scaleSize));
   Value P = p.outBytes == 4 ? e.add(pBuf, e.mul(pp, pSize)) : pBuf;
@@ -1244,10 +1220,8 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
              });
   e.binary(BinaryKind::mul, P, dBuf, P, f32, N);
   // NaN: the canonical quiet NaN, or +0 where the result cast saturates.
-  e.scalar(BinaryKind::And, wBuf, P, u32v(0x7FFFFFFF), u32, N);
-  e.cmps(CmpPredicate::gt, laneMask, wBuf, u32v(0x7F800000), u32, N);
-  e.dup(wBuf, u32v(p.saturate ? 0 : 0x7FC00000), u32, N);
-  e.sel(P, laneMask, wBuf, P, u32, N);
+  replaceNaNLanes(e, P, wBuf, laneMask, u32v(p.saturate ? 0 : 0x7FC00000), u32,
+                  N);
   if (p.saturate && p.outBytes == 4) { // +-Inf: +-the largest finite f32
     e.scalar(BinaryKind::And, wBuf, P, u32v(0x7FFFFFFF), u32, N);
     e.cmps(CmpPredicate::eq, laneMask, wBuf, u32v(0x7F800000), u32, N);
@@ -1270,15 +1244,7 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
       e.mul(e.sub(e.idx(p.k), cols), p.outBytes));
   e.flag(true, Pipe::mte3, Pipe::v, pp);
 
-  b.setInsertionPointAfter(loop);
-  for (int64_t id = 0; id < depth; ++id) {
-    e.flag(false, Pipe::v, Pipe::mte2, e.idx(id));
-    e.flag(false, Pipe::mte3, Pipe::v, e.idx(id));
-  }
-  func::ReturnOp::create(b, loc);
-  // The old body (and the op the plan points to) goes last.
-  old.dropAllDefinedValueUses();
-  old.erase();
+  finishKernel(e, f);
 }
 
 /// What one fake_quant asks for: the input seen as [rows, n] (n the last
@@ -1354,43 +1320,19 @@ LogicalResult planFakeQuant(func::FuncOp func, const Chip &chip,
   p.inBytes = p.inType.getIntOrFloatBitWidth() / 8;
   p.quantMin = op.getQuantMin().convertToFloat();
   p.quantMax = op.getQuantMax().convertToFloat();
-  int64_t budget = chip.ubBytes - chip.ubReserved;
-  auto fits = [&](int64_t t, int64_t c) {
-    return fakeQuantBytes(p, t, c, options.doubleBuffer) <= budget;
-  };
   // Columns: a multiple of 64 (whole 32-byte blocks of every buffer).
-  if (options.tileCols) {
-    if (options.tileCols % 64)
-      return fail(func, "tile-cols = " + Twine(options.tileCols) +
-                            " is not a multiple of 64");
-    p.tileCols = options.tileCols;
-  } else {
-    p.tileCols = std::clamp<int64_t>(roundUp(p.n, 64), 64, 4096);
-    while (p.tileCols > 64 && !fits(1, p.tileCols))
-      p.tileCols -= 64;
-  }
-  if (!fits(1, p.tileCols))
-    return fail(func, "a tile of one row of " + Twine(p.tileCols) +
-                          " columns does not fit the " + Twine(budget) +
-                          "-byte UB of chip " + Twine(chip.name));
-  p.slices = ceilDiv(p.n, p.tileCols);
-  int64_t most = 1;
-  while (most < std::min<int64_t>(p.rows, chip.maxBurstCount) &&
-         fits(most + 1, p.tileCols))
-    ++most;
-  if (options.tileRows) {
-    if (options.tileRows > most)
-      return fail(func, "tile-rows = " + Twine(options.tileRows) + " with " +
-                            Twine(p.tileCols) + " columns does not fit the " +
-                            Twine(budget) + "-byte UB of chip " +
-                            Twine(chip.name));
-    p.tileRows = options.tileRows;
-  } else {
-    int64_t perSlice = ceilDiv(chip.cores, std::max<int64_t>(1, p.slices));
-    p.tileRows = std::clamp<int64_t>(p.rows / perSlice, 1, most);
-  }
-  p.tiles = ceilDiv(p.rows, p.tileRows) * p.slices;
-  p.cores = std::clamp<int64_t>(p.tiles, 1, chip.cores);
+  Tiling t;
+  if (failed(pickTiling(
+          func, chip, options, p.rows, p.n,
+          std::clamp<int64_t>(roundUp(p.n, 64), 64, 4096), 64,
+          [](int64_t c) { return c > 0 && c % 64 == 0; }, "a multiple of 64",
+          [&](int64_t r, int64_t c) {
+            return fakeQuantBytes(p, r, c, options.doubleBuffer);
+          },
+          chip.maxBurstCount, t)))
+    return failure();
+  p.tileRows = t.tileRows, p.tileCols = t.tileCols, p.slices = t.slices;
+  p.tiles = t.tiles, p.cores = t.cores;
   return success();
 }
 
@@ -1400,35 +1342,18 @@ LogicalResult planFakeQuant(func::FuncOp func, const Chip &chip,
 void emitFakeQuant(func::FuncOp func, const Chip &chip, const FakeQuantPlan &p,
                    const TilingOptions &options) {
   MLIRContext *ctx = func.getContext();
-  auto gm = MemorySpaceAttr::get(ctx, MemorySpace::gm);
-  auto memrefOf = [&](Value v) {
-    auto t = cast<RankedTensorType>(v.getType());
-    return MemRefType::get(t.getShape(), t.getElementType(),
-                           MemRefLayoutAttrInterface(), gm);
-  };
   dialect::FakeQuantOp op = p.op;
-  SmallVector<Type> args = {memrefOf(op.getInput()), memrefOf(op.getStepSize()),
-                            memrefOf(op.getZeroPoint()),
-                            memrefOf(op.getResult())};
+  SmallVector<Value> gmValues = {op.getInput(), op.getStepSize(),
+                                 op.getZeroPoint(), op.getResult()};
   Location loc = op.getLoc();
   const bool dbl = options.doubleBuffer;
   using Channels = FakeQuantPlan::Channels;
 
-  Block &old = func.getBody().front();
-  Block *entry = new Block();
-  for (Type t : args)
-    entry->addArgument(t, func.getLoc());
-  func.getBody().push_front(entry);
-  func.setFunctionType(FunctionType::get(ctx, args, {}));
-  func->setAttr(kKernelAttr, UnitAttr::get(ctx));
-  func->setAttr(kCoresAttr,
-                IntegerAttr::get(IntegerType::get(ctx, 64), p.cores));
-  func->removeAttr("llvm.emit_c_interface");
-
-  OpBuilder b = OpBuilder::atBlockBegin(entry);
+  Frame f = beginKernel(func, gmValues, p.cores);
+  OpBuilder b = OpBuilder::atBlockBegin(f.entry);
   Emitter e{b, loc, chip};
-  Value x = entry->getArgument(0), stepGM = entry->getArgument(1),
-        zeroGM = entry->getArgument(2), outGM = entry->getArgument(3);
+  Value x = f.entry->getArgument(0), stepGM = f.entry->getArgument(1),
+        zeroGM = f.entry->getArgument(2), outGM = f.entry->getArgument(3);
   Type f32 = b.getF32Type();
   Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
   auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
@@ -1451,18 +1376,8 @@ void emitFakeQuant(func::FuncOp func, const Chip &chip, const FakeQuantPlan &p,
   Value codeBuf = e.buffer(N), wBuf = e.buffer(N * 4),
         laneMask = e.buffer(N / 8);
 
-  Value core = CoreIdOp::create(b, loc, b.getIndexType());
-  Value t0 = e.div(e.mul(core, p.tiles), p.cores);
-  Value t1 = e.div(e.mul(e.add(core, 1), p.tiles), p.cores);
-  Value zero = e.idx(0), one = e.idx(1);
-  for (int64_t id = 0; id < depth; ++id) {
-    e.flag(true, Pipe::v, Pipe::mte2, e.idx(id));
-    e.flag(true, Pipe::mte3, Pipe::v, e.idx(id));
-  }
-  auto loop = scf::ForOp::create(b, loc, t0, t1, one);
-  b.setInsertionPointToStart(loop.getBody());
-  Value t = loop.getInductionVar();
-  Value pp = dbl ? e.rem(e.sub(t, t0), 2) : zero;
+  openTileLoop(e, f, p.tiles, p.cores, dbl);
+  Value t = f.t, pp = f.pp, zero = e.idx(0), one = e.idx(1);
   Value in = e.add(inBuf, e.mul(pp, inSize));
   Value step = e.add(stepBuf, e.mul(pp, paramSize));
   Value zp = e.add(zeroBuf, e.mul(pp, paramSize));
@@ -1538,10 +1453,7 @@ void emitFakeQuant(func::FuncOp func, const Chip &chip, const FakeQuantPlan &p,
   e.cast(P, f32, codeBuf, p.format, RoundMode::none, false, N);
   e.binary(BinaryKind::sub, P, P, zBuf, f32, N);
   e.binary(BinaryKind::mul, P, P, sBuf, f32, N);
-  e.scalar(BinaryKind::And, wBuf, P, u32v(0x7FFFFFFF), u32, N);
-  e.cmps(CmpPredicate::gt, laneMask, wBuf, u32v(0x7F800000), u32, N);
-  e.dup(wBuf, u32v(0x7FC00000), u32, N);
-  e.sel(P, laneMask, wBuf, P, u32, N);
+  replaceNaNLanes(e, P, wBuf, laneMask, u32v(0x7FC00000), u32, N);
   if (p.inBytes != 4) {
     e.flag(false, Pipe::mte3, Pipe::v, pp);
     e.cast(outUB, p.inType, P, f32, RoundMode::rint, false, N);
@@ -1556,14 +1468,7 @@ void emitFakeQuant(func::FuncOp func, const Chip &chip, const FakeQuantPlan &p,
       e.mul(e.sub(e.idx(p.n), cols), p.inBytes));
   e.flag(true, Pipe::mte3, Pipe::v, pp);
 
-  b.setInsertionPointAfter(loop);
-  for (int64_t id = 0; id < depth; ++id) {
-    e.flag(false, Pipe::v, Pipe::mte2, e.idx(id));
-    e.flag(false, Pipe::mte3, Pipe::v, e.idx(id));
-  }
-  func::ReturnOp::create(b, loc);
-  old.dropAllDefinedValueUses();
-  old.erase();
+  finishKernel(e, f);
 }
 
 /// What one two_level_quantize asks for (CANN DynamicDualLevelMxQuant):
@@ -1635,46 +1540,20 @@ LogicalResult planTwoLevel(func::FuncOp func, const Chip &chip,
     int64_t n = c / kBlock1;
     return c > 0 && c % kBlock0 == 0 && (n <= 64 || n % 32 == 0);
   };
-  int64_t budget = chip.ubBytes - chip.ubReserved;
-  auto fits = [&](int64_t t, int64_t c) {
-    return twoLevelBytes(t, c, options.doubleBuffer) <= budget;
-  };
-  if (options.tileCols) {
-    if (!valid(options.tileCols))
-      return fail(func, "tile-cols = " + Twine(options.tileCols) +
-                            " is not a multiple of 512 of at most 2048 or a "
-                            "multiple of 1024");
-    p.tileCols = options.tileCols;
-  } else {
-    int64_t c = std::max(kBlock0, roundUp(p.k, kBlock0));
-    if (!valid(c))
-      c = roundUp(p.k, 1024);
-    while (c > kBlock0 && (!valid(c) || !fits(1, c)))
-      c -= kBlock0;
-    p.tileCols = c;
-  }
-  if (!fits(1, p.tileCols))
-    return fail(func, "a tile of one row of " + Twine(p.tileCols) +
-                          " columns does not fit the " + Twine(budget) +
-                          "-byte UB of chip " + Twine(chip.name));
-  p.slices = ceilDiv(p.k, p.tileCols);
-  int64_t most = 1;
-  while (most < std::min<int64_t>(p.rows, chip.maxRepeat) &&
-         fits(most + 1, p.tileCols))
-    ++most;
-  if (options.tileRows) {
-    if (options.tileRows > most)
-      return fail(func, "tile-rows = " + Twine(options.tileRows) + " with " +
-                            Twine(p.tileCols) + " columns does not fit the " +
-                            Twine(budget) + "-byte UB of chip " +
-                            Twine(chip.name));
-    p.tileRows = options.tileRows;
-  } else {
-    int64_t perSlice = ceilDiv(chip.cores, std::max<int64_t>(1, p.slices));
-    p.tileRows = std::clamp<int64_t>(p.rows / perSlice, 1, most);
-  }
-  p.tiles = ceilDiv(p.rows, p.tileRows) * p.slices;
-  p.cores = std::clamp<int64_t>(p.tiles, 1, chip.cores);
+  int64_t start = std::max(kBlock0, roundUp(p.k, kBlock0));
+  if (!valid(start))
+    start = roundUp(p.k, 1024);
+  Tiling t;
+  if (failed(pickTiling(
+          func, chip, options, p.rows, p.k, start, kBlock0, valid,
+          "a multiple of 512 of at most 2048 or a multiple of 1024",
+          [&](int64_t r, int64_t c) {
+            return twoLevelBytes(r, c, options.doubleBuffer);
+          },
+          chip.maxRepeat, t)))
+    return failure();
+  p.tileRows = t.tileRows, p.tileCols = t.tileCols, p.slices = t.slices;
+  p.tiles = t.tiles, p.cores = t.cores;
   return success();
 }
 
@@ -1682,37 +1561,19 @@ LogicalResult planTwoLevel(func::FuncOp func, const Chip &chip,
 void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
                   const TilingOptions &options) {
   MLIRContext *ctx = func.getContext();
-  auto gm = MemorySpaceAttr::get(ctx, MemorySpace::gm);
-  auto memrefOf = [&](Value v) {
-    auto t = cast<RankedTensorType>(v.getType());
-    return MemRefType::get(t.getShape(), t.getElementType(),
-                           MemRefLayoutAttrInterface(), gm);
-  };
   dialect::TwoLevelQuantizeOp op = p.op;
-  SmallVector<Type> args = {memrefOf(op.getInput()), memrefOf(op.getY()),
-                            memrefOf(op.getLevel0Scales()),
-                            memrefOf(op.getLevel1Scales())};
+  SmallVector<Value> gmValues = {op.getInput(), op.getY(), op.getLevel0Scales(),
+                                 op.getLevel1Scales()};
   Location loc = op.getLoc();
   const bool dbl = options.doubleBuffer;
 
-  Block &old = func.getBody().front();
-  Block *entry = new Block();
-  for (Type t : args)
-    entry->addArgument(t, func.getLoc());
-  func.getBody().push_front(entry);
-  func.setFunctionType(FunctionType::get(ctx, args, {}));
-  func->setAttr(kKernelAttr, UnitAttr::get(ctx));
-  func->setAttr(kCoresAttr,
-                IntegerAttr::get(IntegerType::get(ctx, 64), p.cores));
-  func->removeAttr("llvm.emit_c_interface");
-
-  OpBuilder b = OpBuilder::atBlockBegin(entry);
+  Frame f = beginKernel(func, gmValues, p.cores);
+  OpBuilder b = OpBuilder::atBlockBegin(f.entry);
   Emitter e{b, loc, chip};
-  Value x = entry->getArgument(0), codesGM = entry->getArgument(1),
-        level0GM = entry->getArgument(2), level1GM = entry->getArgument(3);
+  Value x = f.entry->getArgument(0), codesGM = f.entry->getArgument(1),
+        level0GM = f.entry->getArgument(2), level1GM = f.entry->getArgument(3);
   Type f32 = b.getF32Type(), bf16 = b.getBF16Type();
   Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
-  Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
   Type fp4 = Float4E2M1FNType::get(ctx);
   auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
 
@@ -1747,18 +1608,8 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
   (void)tBuf;
   (void)t2Buf;
 
-  Value core = CoreIdOp::create(b, loc, b.getIndexType());
-  Value t0 = e.div(e.mul(core, p.tiles), p.cores);
-  Value t1 = e.div(e.mul(e.add(core, 1), p.tiles), p.cores);
-  Value zero = e.idx(0), one = e.idx(1);
-  for (int64_t id = 0; id < depth; ++id) {
-    e.flag(true, Pipe::v, Pipe::mte2, e.idx(id));
-    e.flag(true, Pipe::mte3, Pipe::v, e.idx(id));
-  }
-  auto loop = scf::ForOp::create(b, loc, t0, t1, one);
-  b.setInsertionPointToStart(loop.getBody());
-  Value t = loop.getInductionVar();
-  Value pp = dbl ? e.rem(e.sub(t, t0), 2) : zero;
+  openTileLoop(e, f, p.tiles, p.cores, dbl);
+  Value t = f.t, pp = f.pp;
   Value in = e.add(inBuf, e.mul(pp, inSize));
   Value codesUB = e.add(codeBuf, e.mul(pp, codeSize));
   Value l0UB = e.add(l0Out, e.mul(pp, l0Size));
@@ -1855,18 +1706,7 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
   // Outputs of this buffer: free once their DMA out is done.
   e.flag(false, Pipe::mte3, Pipe::v, pp);
   e.unary(UnaryKind::copy, l0UB, L0, u32, T * pitch0 / 4);
-  if (nbr % 32 == 0) {
-    e.cast(scalesUB, u8, sBuf, u32, RoundMode::none, false, NB);
-  } else {
-    for (int64_t row0 = 0; row0 < T; row0 += chip.maxRepeat) {
-      int64_t n = std::min<int64_t>(chip.maxRepeat, T - row0);
-      VCastOp::create(b, loc, e.add(scalesUB, row0 * scalePitch),
-                      e.add(sBuf, row0 * nbr * 4), e.idx(n), u32, u8,
-                      RoundMode::none, false, b.getI64IntegerAttr(nbr),
-                      b.getDenseI64ArrayAttr({1, 1}),
-                      b.getDenseI64ArrayAttr({scalePitch / 32, nbr * 4 / 32}));
-    }
-  }
+  writeScaleRows(e, scalesUB, sBuf, T, nbr, scalePitch);
   e.repeated(N, 64, std::max<int64_t>(1, kBlock1 / 8),
              [&](int64_t off, Value r, IntegerAttr) {
                VBroadcastGroupOp::create(b, loc, e.add(W, off * 4),
@@ -1875,10 +1715,7 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
              });
   e.binary(BinaryKind::mul, P, P, W, f32, N);
   if (!p.nanZero) { // NaN: the largest code (the cast would give 0)
-    e.scalar(BinaryKind::And, W, P, u32v(0x7FFFFFFF), u32, N);
-    e.cmps(CmpPredicate::gt, LM, W, u32v(0x7F800000), u32, N);
-    e.dup(W, FloatAttr::get(f32, 6.0), f32, N);
-    e.sel(P, LM, W, P, f32, N);
+    replaceNaNLanes(e, P, W, LM, FloatAttr::get(f32, 6.0), f32, N);
   }
   e.cast(Q, bf16, P, f32, RoundMode::rint, false, N);
   RoundMode mode = p.rounding == dialect::Rounding::away    ? RoundMode::round
@@ -1907,14 +1744,7 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
                        e.sub(e.idx(scaleRow), blocks));
   e.flag(true, Pipe::mte3, Pipe::v, pp);
 
-  b.setInsertionPointAfter(loop);
-  for (int64_t id = 0; id < depth; ++id) {
-    e.flag(false, Pipe::v, Pipe::mte2, e.idx(id));
-    e.flag(false, Pipe::mte3, Pipe::v, e.idx(id));
-  }
-  func::ReturnOp::create(b, loc);
-  old.dropAllDefinedValueUses();
-  old.erase();
+  finishKernel(e, f);
 }
 
 struct ConvertMXQToVTilePass

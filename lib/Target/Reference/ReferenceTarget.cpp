@@ -12,7 +12,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
-#include <chrono>
 
 using namespace mlir;
 
@@ -30,15 +29,7 @@ public:
 
   bool time(const std::vector<mxq::RawTensor> &inputs, int repeat,
             mxq::Timing &timing, std::string &error) override {
-    std::vector<mxq::RawTensor> results;
-    auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < std::max(repeat, 1); ++i)
-      if (!run(inputs, results, error))
-        return false;
-    std::chrono::duration<double, std::milli> ms =
-        std::chrono::steady_clock::now() - start;
-    timing.wallMillis = ms.count() / std::max(repeat, 1);
-    return true;
+    return timeRuns(inputs, repeat, timing, error);
   }
 
 private:
