@@ -356,6 +356,36 @@ void replaceNaNLanes(Emitter &e, Value p, Value w, Value mask, Attribute value,
   e.sel(p, mask, w, p, valueType, lanes);
 }
 
+/// The codes of the f32 products `p` (ref: quantize's encode): rounded to
+/// bf16 first under `product = bf16`; NaN lanes made +0 (`nan_element =
+/// zero`) or, for FP4 whose cast gives 0, the largest code (+6.0); then the
+/// FP8 cast, or for FP4 the cast to bf16 (exact for a bf16 element's
+/// product down to 2^-126; below, `floor` keeps a negative product negative
+/// so that its code rounds the same: docs/Rationale.md) and the FP4 cast.
+/// `q` (bf16 lanes), `w` and `mask` are scratch.
+void emitCodes(Emitter &e, Type codeType, dialect::Rounding rounding,
+               bool productBF16, bool nanZero, Value p, Value q, Value w,
+               Value mask, Value codes, int64_t n) {
+  Type f32 = e.b.getF32Type(), bf16 = e.b.getBF16Type();
+  bool fp4 = isa<Float4E2M1FNType>(codeType);
+  if (productBF16) {
+    e.cast(q, bf16, p, f32, RoundMode::rint, false, n);
+    e.cast(p, f32, q, bf16, RoundMode::none, false, n);
+  }
+  if (nanZero != fp4) // the cast gives +0 for FP4, the NaN code for FP8
+    replaceNaNLanes(e, p, w, mask, FloatAttr::get(f32, nanZero ? 0.0 : 6.0),
+                    f32, n);
+  if (!fp4)
+    return e.cast(codes, codeType, p, f32, RoundMode::rint, true, n);
+  RoundMode toBF16 =
+      rounding == dialect::Rounding::floor ? RoundMode::floor : RoundMode::rint;
+  e.cast(q, bf16, p, f32, toBF16, false, n);
+  RoundMode mode = rounding == dialect::Rounding::away    ? RoundMode::round
+                   : rounding == dialect::Rounding::floor ? RoundMode::floor
+                                                          : RoundMode::rint;
+  e.cast(codes, codeType, q, bf16, mode, true, n);
+}
+
 /// What one quantize asks for, checked against what the recipe states.
 struct Plan {
   dialect::QuantizeOp op;
@@ -672,7 +702,7 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   Emitter e{b, loc, chip};
   Value x = f.entry->getArgument(0), codesGM = f.entry->getArgument(1),
         scalesGM = f.entry->getArgument(2);
-  Type f32 = b.getF32Type(), bf16 = b.getBF16Type();
+  Type f32 = b.getF32Type();
   Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
   Type u16 = IntegerType::get(ctx, 16, IntegerType::Unsigned);
   Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
@@ -789,25 +819,8 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
       }
   if (p.inBytes == 4)
     e.flag(true, Pipe::v, Pipe::mte2, pp);
-  if (productBF16) {
-    e.cast(qBuf, bf16, pBuf, f32, RoundMode::rint, false, N);
-    e.cast(pBuf, f32, qBuf, bf16, RoundMode::none, false, N);
-  }
-  if (needW && !(fp4 && nanZero)) {
-    replaceNaNLanes(e, pBuf, wBuf, laneMask,
-                    FloatAttr::get(f32, nanZero ? 0.0 : 6.0), f32, N);
-  }
-  if (fp4) {
-    RoundMode toBF16 = rounding == dialect::Rounding::floor ? RoundMode::floor
-                                                            : RoundMode::rint;
-    e.cast(qBuf, bf16, pBuf, f32, toBF16, false, N);
-    RoundMode mode = rounding == dialect::Rounding::away    ? RoundMode::round
-                     : rounding == dialect::Rounding::floor ? RoundMode::floor
-                                                            : RoundMode::rint;
-    e.cast(codesUB, p.codeType, qBuf, bf16, mode, true, N);
-  } else {
-    e.cast(codesUB, p.codeType, pBuf, f32, RoundMode::rint, true, N);
-  }
+  emitCodes(e, p.codeType, rounding, productBF16, nanZero, pBuf, qBuf, wBuf,
+            laneMask, codesUB, N);
 
   // DMA out: the codes row by row, the scales block-row (or pair) by
   // block-row.
@@ -870,7 +883,7 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   Value x = f.entry->getArgument(0), codesGM = f.entry->getArgument(1),
         scalesGM = f.entry->getArgument(2);
 
-  Type f32 = b.getF32Type(), bf16 = b.getBF16Type();
+  Type f32 = b.getF32Type();
   Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
   auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
 
@@ -972,30 +985,8 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   e.binary(BinaryKind::mul, pBuf, X, pBuf, f32, N);
   if (p.inBytes == 4)
     e.flag(true, Pipe::v, Pipe::mte2, pp); // IN (= X) consumed
-  if (productBF16) {
-    e.cast(qBuf, bf16, pBuf, f32, RoundMode::rint, false, N);
-    e.cast(pBuf, f32, qBuf, bf16, RoundMode::none, false, N);
-  }
-  // NaN lanes: +0 (nan_element = zero) or, for FP4 whose cast gives 0,
-  // the largest code (+6.0).
-  if (needW && !(fp4 && nanZero)) {
-    replaceNaNLanes(e, pBuf, wBuf, laneMask,
-                    FloatAttr::get(f32, nanZero ? 0.0 : 6.0), f32, N);
-  }
-  if (fp4) {
-    // bf16 holds every product of a bf16 element exactly down to 2^-126;
-    // below, floor keeps a negative product negative so that its code
-    // rounds the same (docs/Rationale.md).
-    RoundMode toBF16 = rounding == dialect::Rounding::floor ? RoundMode::floor
-                                                            : RoundMode::rint;
-    e.cast(qBuf, bf16, pBuf, f32, toBF16, false, N);
-    RoundMode mode = rounding == dialect::Rounding::away    ? RoundMode::round
-                     : rounding == dialect::Rounding::floor ? RoundMode::floor
-                                                            : RoundMode::rint;
-    e.cast(codesUB, p.codeType, qBuf, bf16, mode, true, N);
-  } else {
-    e.cast(codesUB, p.codeType, pBuf, f32, RoundMode::rint, true, N);
-  }
+  emitCodes(e, p.codeType, rounding, productBF16, nanZero, pBuf, qBuf, wBuf,
+            laneMask, codesUB, N);
 
   // DMA out.
   e.flag(true, Pipe::v, Pipe::mte3, pp);
