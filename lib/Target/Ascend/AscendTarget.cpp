@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "mxq/Dialect/MXQ/MXQ.h"
 #include "mxq/Runtime/Tensor.h"
+#include "mxq/Support/ScaleLayout.h"
 #include "mxq/Target/Ascend/Passes.h"
 #include "mxq/Target/Ascend/Simulator.h"
 #include "mxq/Target/Target.h"
@@ -17,7 +18,6 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
-
 
 using namespace mlir;
 namespace dialect = ::mlir::mxq;
@@ -46,49 +46,40 @@ LogicalResult specialise(func::FuncOp func,
     arg.setType(RankedTensorType::get(in.shape, t.getElementType()));
     args.push_back(arg.getType());
   }
+  // Result shapes follow from the inputs' by the layouts' one formula
+  // (mxq::scaleShape, the verifier's and the reference's).
+  auto withShape = [](Value v, const std::vector<int64_t> &shape) {
+    v.setType(RankedTensorType::get(
+        shape, cast<RankedTensorType>(v.getType()).getElementType()));
+  };
+  auto scalesOf = [](RankedTensorType in, int64_t axis, int64_t block,
+                     ::mxq::ScaleLayout layout, std::vector<int64_t> &out) {
+    std::string ignored;
+    return ::mxq::scaleShape(in.getShape().vec(), axis, block, layout, out,
+                             ignored);
+  };
   func.walk([&](dialect::QuantizeOp q) {
     auto in = cast<RankedTensorType>(q.getInput().getType());
-    if (!in.hasStaticShape())
+    std::vector<int64_t> scales;
+    if (!in.hasStaticShape() ||
+        !scalesOf(in, q.getAxis(), q.getBlockSize(),
+                  dialect::toSupport(q.getScaleLayout()), scales))
       return;
-    auto codes = cast<RankedTensorType>(q.getCodes().getType());
-    auto scales = cast<RankedTensorType>(q.getScales().getType());
-    q.getCodes().setType(
-        RankedTensorType::get(in.getShape(), codes.getElementType()));
-    int64_t axis = q.getAxis();
-    int64_t blocks =
-        (in.getShape()[axis] + q.getBlockSize() - 1) / q.getBlockSize();
-    SmallVector<int64_t> shape(in.getShape());
-    switch (q.getScaleLayout()) {
-    case dialect::ScaleLayout::linear:
-      shape[axis] = blocks;
-      break;
-    case dialect::ScaleLayout::pairs:
-      shape[axis] = (blocks + 1) / 2;
-      shape.push_back(2);
-      break;
-    default:
-      return; // the lowering says it does not write this layout
-    }
-    q.getScales().setType(
-        RankedTensorType::get(shape, scales.getElementType()));
+    withShape(q.getCodes(), in.getShape().vec());
+    withShape(q.getScales(), scales);
   });
   func.walk([&](dialect::TwoLevelQuantizeOp q) {
     auto in = cast<RankedTensorType>(q.getInput().getType());
-    if (!in.hasStaticShape() || in.getRank() == 0)
+    std::vector<int64_t> level0, level1;
+    int64_t last = in.getRank() - 1;
+    if (!in.hasStaticShape() || last < 0 ||
+        !scalesOf(in, last, kTwoLevelBlock0, ::mxq::ScaleLayout::Linear,
+                  level0) ||
+        !scalesOf(in, last, kTwoLevelBlock1, ::mxq::ScaleLayout::Pairs, level1))
       return;
-    SmallVector<int64_t> shape(in.getShape());
-    int64_t k = shape.back();
-    q.getY().setType(RankedTensorType::get(
-        shape, cast<RankedTensorType>(q.getY().getType()).getElementType()));
-    shape.back() = (k + 511) / 512;
-    q.getLevel0Scales().setType(RankedTensorType::get(
-        shape, cast<RankedTensorType>(q.getLevel0Scales().getType())
-                   .getElementType()));
-    shape.back() = ((k + 31) / 32 + 1) / 2;
-    shape.push_back(2);
-    q.getLevel1Scales().setType(RankedTensorType::get(
-        shape, cast<RankedTensorType>(q.getLevel1Scales().getType())
-                   .getElementType()));
+    withShape(q.getY(), in.getShape().vec());
+    withShape(q.getLevel0Scales(), level0);
+    withShape(q.getLevel1Scales(), level1);
   });
   func.walk([&](dialect::FakeQuantOp f) {
     f.getResult().setType(f.getInput().getType());

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "mxq/Dialect/MXQ/MXQ.h"
 #include "mxq/Support/Formats.h"
+#include "mxq/Support/ScaleLayout.h"
 #include "mxq/Target/Ascend/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -27,8 +28,6 @@ namespace dialect = ::mlir::mxq;
 
 namespace mxq::vtile {
 namespace {
-
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 std::string str(Type t) {
   std::string s;
@@ -1486,7 +1485,7 @@ int64_t twoLevelBytes(int64_t t, int64_t c, bool dbl) {
   bytes += depth * t * pitch0;                        // level-0 out
   bytes += roundUp(t * pitch0 / 4, 256) * 4 * 2 + 64; // L0, its mask
   bytes += depth * t * roundUp(c / kBlock1, 32);      // level-1 out
-  bytes += 7 * roundUp(nb1, 256) * 4 + roundUp(nb1, 256) / 8;
+  bytes += 5 * roundUp(nb1, 256) * 4 + roundUp(nb1, 256) / 8;
   return bytes;
 }
 
@@ -1594,10 +1593,7 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
   Value scaleBuf = e.buffer(depth * scaleSize);
   Value amBuf = e.buffer(perBlock), eBuf = e.buffer(perBlock),
         sBuf = e.buffer(perBlock), mbBuf = e.buffer(perBlock),
-        constBuf = e.buffer(perBlock), tBuf = e.buffer(perBlock),
-        t2Buf = e.buffer(perBlock), blockMask = e.buffer(maskLanes / 8);
-  (void)tBuf;
-  (void)t2Buf;
+        constBuf = e.buffer(perBlock), blockMask = e.buffer(maskLanes / 8);
 
   openTileLoop(e, f, p.tiles, p.cores, dbl);
   Value t = f.t, pp = f.pp;

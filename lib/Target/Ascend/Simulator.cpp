@@ -165,17 +165,14 @@ uint32_t bitsOfFloat(float v, LT t) {
   }
 }
 
-/// f32 to bf16 bits with a CANN round mode (finite values; NaN and Inf as
-/// toBF16Bits), saturating an overflow when `sat`.
-uint32_t toBF16Rounded(float v, RoundMode mode, bool sat) {
+/// f32 to bf16 bits with a CANN round mode (nearest even, NaN and Inf as
+/// the reference's toBF16Bits; the directed modes on the bits). The caller
+/// saturates.
+uint32_t toBF16Rounded(float v, RoundMode mode) {
   uint32_t b = ref::bitsOf(v);
   if (std::isnan(v) || std::isinf(v) || mode == RoundMode::none ||
-      mode == RoundMode::rint) {
-    uint32_t r = toBF16Bits(v);
-    if (sat && !std::isinf(v) && !std::isnan(v) && (r & 0x7FFF) == 0x7F80)
-      r = (r & 0x8000) | 0x7F7F;
-    return r;
-  }
+      mode == RoundMode::rint)
+    return toBF16Bits(v);
   bool negative = b >> 31;
   uint32_t low = b & 0xFFFF, r = b >> 16;
   bool up = false; // away from zero by one bf16 ulp
@@ -194,10 +191,7 @@ uint32_t toBF16Rounded(float v, RoundMode mode, bool sat) {
   default:
     break;
   }
-  r += up;
-  if (sat && (r & 0x7FFF) == 0x7F80)
-    r = (r & 0x8000) | 0x7F7F;
-  return r;
+  return r + up;
 }
 
 struct Granule {
@@ -1075,7 +1069,7 @@ private:
     case LT::F32:
       return ref::bitsOf(x);
     case LT::BF16: {
-      uint32_t r = toBF16Rounded(x, op.getRound(), false);
+      uint32_t r = toBF16Rounded(x, op.getRound());
       if (op.getSat() && (r & 0x7FFF) == 0x7F80) // overflow or Inf
         r = (r & 0x8000) | 0x7F7F;
       return r;
