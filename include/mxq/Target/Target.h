@@ -43,6 +43,9 @@ struct TargetOptions {
   int threads = 0;
   /// Where to write a trace of the run (a target that cannot says so).
   std::string trace;
+  /// Reuse code this process compiled before for the same function text and
+  /// options (targets without a cache compile every time).
+  bool cache = true;
 };
 
 /// Time of one call of an executable.

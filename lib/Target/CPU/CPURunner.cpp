@@ -16,10 +16,14 @@
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <deque>
+#include <mutex>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -28,19 +32,114 @@ using namespace mlir;
 
 namespace mxq {
 
-struct CPUExecutable::Impl : detail::CompiledEntry {};
+struct CPUExecutable::Impl {
+  /// Shared with the compile cache and with every executable of the same
+  /// function and options.
+  std::shared_ptr<ExecutionEngine> engine;
+  std::string entry;
+  std::vector<int64_t> resultRanks;
+  /// Types of the context that asked for this executable, never of the one
+  /// that compiled the engine (that context may be gone).
+  std::vector<Type> resultElementTypes;
+};
 
 CPUExecutable::~CPUExecutable() = default;
+
+namespace {
+/// Process-wide cache of JIT-compiled functions, keyed by the entry's text
+/// (after prepareEntry: the entry and its callees only, no locations) and the
+/// options that change the code. An ExecutionEngine holds its own LLVM
+/// context and no MLIR object, so one compiled in a context that is gone
+/// still serves a caller in another (docs/Rationale.md, "The compiled-function
+/// cache"). First in, first out beyond kCapacity entries.
+class CompileCache {
+public:
+  static constexpr size_t kCapacity = 64;
+
+  std::shared_ptr<ExecutionEngine> lookup(const std::string &key) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = engines.find(key);
+    if (it == engines.end()) {
+      ++stats.misses;
+      return nullptr;
+    }
+    ++stats.hits;
+    return it->second;
+  }
+
+  void insert(const std::string &key, std::shared_ptr<ExecutionEngine> e) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!engines.try_emplace(key, std::move(e)).second)
+      return;
+    order.push_back(key);
+    while (order.size() > kCapacity) {
+      engines.erase(order.front());
+      order.pop_front();
+    }
+    stats.entries = engines.size();
+  }
+
+  void clear() {
+    std::lock_guard<std::mutex> lock(mutex);
+    engines.clear();
+    order.clear();
+    stats = {};
+  }
+
+  CompileCacheStats get() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return stats;
+  }
+
+private:
+  std::mutex mutex;
+  llvm::StringMap<std::shared_ptr<ExecutionEngine>> engines;
+  std::deque<std::string> order;
+  CompileCacheStats stats;
+};
+
+// Never destroyed: engines that loaded the OpenMP runtime must not be torn
+// down by static destructors after that library's own.
+CompileCache &compileCache() {
+  static CompileCache *cache = new CompileCache();
+  return *cache;
+}
+
+std::string cacheKey(ModuleOp module, llvm::ArrayRef<int64_t> tileSizes,
+                     unsigned threads) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << "cpu threads=" << threads << " tiles=";
+  llvm::interleave(tileSizes, os, ",");
+  os << "\n";
+  module->print(os, OpPrintingFlags().enableDebugInfo(false));
+  return key;
+}
+} // namespace
+
+CompileCacheStats cpuCompileCacheStats() { return compileCache().get(); }
+void clearCPUCompileCache() { compileCache().clear(); }
 
 std::unique_ptr<CPUExecutable>
 CPUExecutable::compile(ModuleOp module, const std::string &entry,
                        std::string &error, llvm::ArrayRef<int64_t> tileSizes,
-                       unsigned threads) {
+                       unsigned threads, bool useCache) {
   auto impl = std::make_unique<Impl>();
   impl->entry = entry;
   if (!detail::prepareEntry(module, entry, impl->resultRanks,
                             impl->resultElementTypes, error))
     return nullptr;
+  auto finish = [&]() {
+    std::unique_ptr<CPUExecutable> exe(new CPUExecutable());
+    exe->impl = std::move(impl);
+    return exe;
+  };
+  std::string key;
+  if (useCache) {
+    key = cacheKey(module, tileSizes, threads);
+    if ((impl->engine = compileCache().lookup(key)))
+      return finish();
+  }
 
   if (!detail::lowerModule(
           module,
@@ -63,13 +162,22 @@ CPUExecutable::compile(ModuleOp module, const std::string &entry,
     registerOpenMPDialectTranslation(*module->getContext());
   }
 #endif
-  auto engine = detail::jitCompile(module, 3, libs, error);
+  std::shared_ptr<ExecutionEngine> engine =
+      detail::jitCompile(module, 3, libs, error);
   if (!engine)
     return nullptr;
-  impl->engine = std::move(engine);
-  std::unique_ptr<CPUExecutable> exe(new CPUExecutable());
-  exe->impl = std::move(impl);
-  return exe;
+  // The JIT generates machine code on the first lookup of a symbol: look the
+  // entry up now, so that compile() returns something callable at once and a
+  // failure to generate code is reported here.
+  if (auto fn = engine->lookupPacked("_mlir_ciface_" + entry); !fn) {
+    error = "cannot generate code for @" + entry + ": " +
+            llvm::toString(fn.takeError());
+    return nullptr;
+  }
+  impl->engine = engine;
+  if (useCache)
+    compileCache().insert(key, std::move(engine));
+  return finish();
 }
 
 bool CPUExecutable::invoke(const std::vector<RawTensor> &inputs,

@@ -191,7 +191,8 @@ public:
     unsigned threads = mxq::hasOpenMPRuntime(why) ? unsigned(options.threads)
                                                   : 1u;
     return mxq::CPUExecutable::compile(module, entry, error,
-                                       options.tileSizes, threads);
+                                       options.tileSizes, threads,
+                                       options.cache);
   }
 };
 

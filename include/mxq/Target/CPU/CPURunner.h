@@ -16,10 +16,14 @@ namespace mxq {
 class CPUExecutable : public Executable {
 public:
   /// Lowers `module` in place (keeping only `entry` and its callees) and
-  /// JIT-compiles it. Null and a sentence in `error` on failure.
+  /// JIT-compiles it to machine code. Null and a sentence in `error` on
+  /// failure. With `useCache`, a function compiled before in this process
+  /// with the same text and options (in any context) is not compiled again:
+  /// the module is then left unlowered and the executable shares the code.
   static std::unique_ptr<CPUExecutable>
   compile(mlir::ModuleOp module, const std::string &entry, std::string &error,
-          llvm::ArrayRef<int64_t> tileSizes = {}, unsigned threads = 1);
+          llvm::ArrayRef<int64_t> tileSizes = {}, unsigned threads = 1,
+          bool useCache = true);
   ~CPUExecutable() override;
 
   /// Runs the function and copies its results out.
@@ -40,6 +44,17 @@ private:
   struct Impl;
   std::unique_ptr<Impl> impl;
 };
+
+/// What the process-wide cache of compiled CPU functions holds and served.
+struct CompileCacheStats {
+  size_t hits = 0;
+  size_t misses = 0;
+  size_t entries = 0;
+};
+CompileCacheStats cpuCompileCacheStats();
+/// Empties the cache (compiled code still in use stays alive until its
+/// executables are destroyed).
+void clearCPUCompileCache();
 
 /// Compiles `module` and runs `entry` on `inputs` once.
 bool runOnCPU(mlir::ModuleOp module, const std::string &entry,
