@@ -65,6 +65,20 @@ std::string CompiledFunction::report() const {
 bool CompiledFunction::run(const std::vector<RawTensor> &inputs,
                            std::vector<RawTensor> &results,
                            std::string &error) {
+  if (!checkRunInputs(inputs, error))
+    return false;
+  results.clear();
+  return executable->run(inputs, results, error);
+}
+
+bool CompiledFunction::runInto(const std::vector<RawTensor> &inputs,
+                               ResultSink sink, std::string &error) {
+  return checkRunInputs(inputs, error) &&
+         executable->runInto(inputs, sink, error);
+}
+
+bool CompiledFunction::checkRunInputs(const std::vector<RawTensor> &inputs,
+                                      std::string &error) {
   FunctionType type = func.getFunctionType();
   if (!checkArity(inputs.size(), error))
     return false;
@@ -89,10 +103,7 @@ bool CompiledFunction::run(const std::vector<RawTensor> &inputs,
       return false;
     }
   }
-  if (!checkInputs(func, inputs, error))
-    return false;
-  results.clear();
-  return executable->run(inputs, results, error);
+  return checkInputs(func, inputs, error);
 }
 
 bool CompiledFunction::runNpy(const std::vector<npy::Array> &inputs,

@@ -215,6 +215,25 @@ npy::Array tensorToNpy(RawTensor &&tensor) {
   return rawToNpy(tensor.elementType, tensor.shape, std::move(tensor.data));
 }
 
+bool writeNpy(const std::string &path, const ResultView &result,
+              std::string &error) {
+  Type elt = result.elementType;
+  std::vector<int64_t> shape(result.shape.begin(), result.shape.end());
+  if (isByteType(elt) && elt.getIntOrFloatBitWidth() < 8 &&
+      !isa<Float4E2M1FNType>(elt))
+    return npy::write(path,
+                      rawToNpy(elt, shape, std::vector<uint8_t>(
+                                               result.bytes.begin(),
+                                               result.bytes.end())),
+                      error);
+  // The same form as rawToNpy's without its copy: FP4's file shape counts
+  // bytes along the last axis.
+  if (isa<Float4E2M1FNType>(elt) && !shape.empty())
+    shape.back() = ceilDiv(shape.back(), 2);
+  return npy::write(path, npyDescrFor(elt), shape, result.bytes.data(),
+                    result.bytes.size(), error);
+}
+
 namespace {
 class Interpreter {
 public:

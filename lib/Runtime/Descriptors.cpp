@@ -171,6 +171,35 @@ void copyResults(const std::vector<int64_t> &resultStruct,
   }
 }
 
+bool viewResults(const std::vector<int64_t> &resultStruct,
+                 const std::vector<int64_t> &ranks,
+                 const std::vector<Type> &types,
+                 llvm::function_ref<bool(unsigned, const ResultView &)> f) {
+  size_t at = 0;
+  for (unsigned k = 0; k < ranks.size(); ++k) {
+    const int64_t *w = resultStruct.data() + at;
+    at += 3 + 2 * ranks[k];
+    const ElementTypeInfo *info = infoOf(types[k]);
+    unsigned bytes = info ? info->bytes : 0;
+    bool packed = info && info->packed;
+    std::vector<int64_t> shape(w + 3, w + 3 + ranks[k]);
+    if (const uint8_t *dense = memref::denseBytes(w, ranks[k], bytes, packed)) {
+      size_t n = ::mxq::storageBytes(info, shape);
+      if (!f(k, {types[k], shape, {dense, n}}))
+        return false;
+      continue;
+    }
+    std::vector<uint8_t> data;
+    memref::gather(
+        w, ranks[k], bytes,
+        [](void *dst, const uint8_t *src, size_t n) { std::memcpy(dst, src, n); },
+        shape, data, packed);
+    if (!f(k, {types[k], shape, data}))
+      return false;
+  }
+  return true;
+}
+
 std::vector<void *> resultAllocations(const std::vector<int64_t> &resultStruct,
                                       const std::vector<int64_t> &ranks,
                                       const std::vector<void *> &inputs) {

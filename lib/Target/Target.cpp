@@ -9,6 +9,18 @@ namespace mxq {
 
 Executable::~Executable() = default;
 
+bool Executable::runInto(const std::vector<RawTensor> &inputs,
+                         ResultSink sink, std::string &error) {
+  std::vector<RawTensor> results;
+  if (!run(inputs, results, error))
+    return false;
+  for (unsigned k = 0; k < results.size(); ++k)
+    if (!sink(k, {results[k].elementType, results[k].shape, results[k].data},
+              error))
+      return false;
+  return true;
+}
+
 bool Executable::timeRuns(const std::vector<RawTensor> &inputs, int repeat,
                           Timing &timing, std::string &error) {
   std::vector<RawTensor> results;

@@ -119,22 +119,23 @@ static int error(const llvm::Twine &message) {
 }
 
 /// The value of element `k` of a wide-float tensor.
-static double valueAt(const ::mxq::RawTensor &t, size_t k) {
+static double valueAt(const ::mxq::ResultView &t, size_t k) {
   if (t.elementType.isF32()) {
     float v;
-    std::memcpy(&v, &t.data[4 * k], 4);
+    std::memcpy(&v, &t.bytes[4 * k], 4);
     return v;
   }
-  uint16_t bits = uint16_t(t.data[2 * k] | (t.data[2 * k + 1] << 8));
+  uint16_t bits = uint16_t(t.bytes[2 * k] | (t.bytes[2 * k + 1] << 8));
   return t.elementType.isF16() ? ::mxq::ref::fromF16Bits(bits)
                                : ::mxq::ref::fromBF16Bits(bits);
 }
 
-static void printSummary(unsigned i, const ::mxq::RawTensor &t) {
-  llvm::outs() << "result" << i << ": " << t.elementType << " [";
+static void printSummary(llvm::raw_ostream &os, unsigned i,
+                         const ::mxq::ResultView &t) {
+  os << "result" << i << ": " << t.elementType << " [";
   for (size_t d = 0; d < t.shape.size(); ++d)
-    llvm::outs() << (d ? ", " : "") << t.shape[d];
-  llvm::outs() << "]\n  ";
+    os << (d ? ", " : "") << t.shape[d];
+  os << "]\n  ";
   bool wide = t.elementType.isF32() || t.elementType.isF16() ||
               t.elementType.isBF16();
   size_t count = 1;
@@ -143,26 +144,26 @@ static void printSummary(unsigned i, const ::mxq::RawTensor &t) {
   size_t n = std::min<size_t>(8, count);
   for (size_t k = 0; k < n; ++k) {
     if (wide) {
-      llvm::outs() << llvm::format("%g ", valueAt(t, k));
+      os << llvm::format("%g ", valueAt(t, k));
       continue;
     }
-    uint8_t c = t.data[k];
+    uint8_t c = t.bytes[k];
     if (llvm::isa<mlir::Float4E2M1FNType>(t.elementType)) {
       // Two codes a byte along the last axis, each row on a byte.
       size_t cols = size_t(t.shape.back()), pitch = (cols + 1) / 2;
       size_t row = k / cols, col = k % cols;
-      c = (t.data[row * pitch + col / 2] >> (4 * (col % 2))) & 0xF;
+      c = (t.bytes[row * pitch + col / 2] >> (4 * (col % 2))) & 0xF;
     }
-    llvm::outs() << llvm::format("0x%02x", c);
+    os << llvm::format("0x%02x", c);
     if (auto f = mlir::mxq::getElementFormat(t.elementType))
-      llvm::outs() << llvm::format("(%g) ",
+      os << llvm::format("(%g) ",
                                    double(::mxq::ref::decodeElement(c, *f)));
     else if (c == 0xFF)
-      llvm::outs() << "(NaN) ";
+      os << "(NaN) ";
     else
-      llvm::outs() << llvm::format("(2^%d) ", int(c) - 127);
+      os << llvm::format("(2^%d) ", int(c) - 127);
   }
-  llvm::outs() << (n < count ? "...\n" : "\n");
+  os << (n < count ? "...\n" : "\n");
 }
 
 /// The target the flags ask for: --target, or an older spelling of it.
@@ -278,26 +279,31 @@ int main(int argc, char **argv) {
   if (!::mxq::checkInputs(func, raw, err))
     return error(err);
 
-  std::vector<::mxq::RawTensor> results;
   auto compiled = ::mxq::CompiledFunction::compile(*module, entry, name,
                                                    options, err);
-  if (!compiled || !compiled->run(raw, results, err))
+  if (!compiled)
+    return error(err);
+  if (auto ec = llvm::sys::fs::create_directories(outputDir))
+    return error("cannot create '" + outputDir + "': " + ec.message());
+  // Each result is written from where the kernel left it: mxq-run holds no
+  // copy of a result (issue 16: peak memory).
+  std::vector<std::string> summaries;
+  auto write = [&](unsigned i, const ::mxq::ResultView &result,
+                   std::string &why) {
+    if (print) {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      printSummary(os, i, result);
+      summaries.push_back(s);
+    }
+    std::string path = outputDir + "/result" + std::to_string(i) + ".npy";
+    return ::mxq::writeNpy(path, result, why);
+  };
+  if (!compiled->runInto(raw, write, err))
     return error(err);
   if (profile)
     llvm::outs() << compiled->report();
-  std::vector<::mxq::npy::Array> outputs;
-  if (print)
-    for (unsigned i = 0; i < results.size(); ++i)
-      printSummary(i, results[i]);
-  for (::mxq::RawTensor &r : results)
-    outputs.push_back(::mxq::tensorToNpy(std::move(r)));
-
-  if (auto ec = llvm::sys::fs::create_directories(outputDir))
-    return error("cannot create '" + outputDir + "': " + ec.message());
-  for (unsigned i = 0; i < outputs.size(); ++i) {
-    std::string path = outputDir + "/result" + std::to_string(i) + ".npy";
-    if (!::mxq::npy::write(path, outputs[i], err))
-      return error(err);
-  }
+  for (const std::string &s : summaries)
+    llvm::outs() << s;
   return 0;
 }

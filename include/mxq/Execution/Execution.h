@@ -48,6 +48,12 @@ public:
   bool run(const std::vector<RawTensor> &inputs,
            std::vector<RawTensor> &results, std::string &error);
 
+  /// Runs after the same input check and hands each result to `sink` where
+  /// the executable holds it (Executable::runInto): no copy of a result on
+  /// the CPU.
+  bool runInto(const std::vector<RawTensor> &inputs, ResultSink sink,
+               std::string &error);
+
   /// Runs on .npy arrays in mxq-run's conventions (bf16 as uint16 bit
   /// patterns, FP4 packed two per byte along the last axis, element 0 in the
   /// low nibble). `fp4Length` is the number of FP4 codes along the last axis
@@ -67,6 +73,9 @@ private:
   CompiledFunction() = default;
   /// False and a sentence unless `given` is the number of arguments.
   bool checkArity(size_t given, std::string &error);
+  /// The one check of `inputs` against the function before a run.
+  bool checkRunInputs(const std::vector<RawTensor> &inputs,
+                      std::string &error);
   mlir::OwningOpRef<mlir::ModuleOp> original;
   mlir::func::FuncOp func;
   std::string targetName;

@@ -43,6 +43,11 @@ bool tensorFromNpy(npy::Array &&array, mlir::RankedTensorType type,
                    int64_t fp4Length = -1);
 npy::Array tensorToNpy(RawTensor &&tensor);
 
+/// Writes a result to `path` in its .npy form straight from the bytes it
+/// lies in (FP6 codes, which are masked to their width, through a copy).
+bool writeNpy(const std::string &path, const ResultView &result,
+              std::string &error);
+
 /// Checks that tensors of the shapes of `inputs` are valid arguments of
 /// `func`: the function is specialised to those shapes and its mxq ops are
 /// verified, so inputs that contradict each other (scales that do not fit

@@ -35,6 +35,13 @@ bool prepareEntry(mlir::ModuleOp module, const std::string &entry,
 
 /// Runs the pipeline `build` puts into a pass manager on `module`. On
 /// failure, `error` is `what`, a colon and the diagnostics.
+/// Calls `f` on each result of a host call (`resultStruct`) where it lies,
+/// gathering a strided one into a temporary first; stops at the first false.
+bool viewResults(const std::vector<int64_t> &resultStruct,
+                 const std::vector<int64_t> &ranks,
+                 const std::vector<mlir::Type> &types,
+                 llvm::function_ref<bool(unsigned, const ResultView &)> f);
+
 bool lowerModule(mlir::ModuleOp module,
                  llvm::function_ref<llvm::LogicalResult(mlir::OpPassManager &)>
                      build,

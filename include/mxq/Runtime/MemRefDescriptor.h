@@ -50,6 +50,23 @@ inline void *allocated(const int64_t *w) {
   return p;
 }
 
+/// The bytes of the buffer described at `w` when they are already row-major
+/// and dense (what the kernels return; FP4 packed buffers always are), else
+/// null.
+inline const uint8_t *denseBytes(const int64_t *w, int64_t rank,
+                                 unsigned bytes, bool packed = false) {
+  uint8_t *aligned;
+  std::memcpy(&aligned, &w[1], sizeof(void *));
+  if (packed)
+    return aligned;
+  for (int64_t d = rank - 1, stride = 1; d >= 0; --d) {
+    if (w[3 + d] != 1 && w[3 + rank + d] != stride)
+      return nullptr;
+    stride *= w[3 + d];
+  }
+  return aligned + w[2] * bytes;
+}
+
 /// Reads the buffer described at `w` (rank `rank`, `bytes` per element, any
 /// strides) into row-major `data` and its `shape`. `read(dst, src, n)`
 /// copies n bytes from the buffer's memory (host or device) to the host; it
@@ -78,9 +95,18 @@ inline void gather(const int64_t *w, int64_t rank, unsigned bytes,
     if (shape[d] > 0)
       span += (shape[d] - 1) * w[3 + rank + d];
   }
-  data.assign(count * bytes, 0);
-  if (count == 0)
+  if (count == 0) {
+    data.clear();
     return;
+  }
+  // Row-major and dense (what the kernels return): one read into `data`,
+  // no staging copy.
+  if (const uint8_t *dense = denseBytes(w, rank, bytes)) {
+    data.resize(count * bytes);
+    read(data.data(), dense, data.size());
+    return;
+  }
+  data.assign(count * bytes, 0);
   std::vector<uint8_t> memory(span * bytes);
   read(memory.data(), aligned + w[2] * bytes, memory.size());
   std::vector<int64_t> index(rank, 0);

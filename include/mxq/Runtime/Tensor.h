@@ -3,6 +3,7 @@
 #define MXQ_RUNTIME_TENSOR_H
 
 #include "mlir/IR/Types.h"
+#include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
 #include <vector>
@@ -20,6 +21,14 @@ struct RawTensor {
   std::vector<int64_t> shape;
   mlir::Type elementType;
   std::vector<uint8_t> data;
+};
+
+/// One result as an executable holds it: row-major bytes in the memory form
+/// above (FP4 packed), borrowed, not owned.
+struct ResultView {
+  mlir::Type elementType;
+  llvm::ArrayRef<int64_t> shape;
+  llvm::ArrayRef<uint8_t> bytes;
 };
 
 /// Bytes one element of `type` takes in memory, 0 if unsupported (FP4: 1,

@@ -30,6 +30,10 @@ bool parse(const std::string &content, const std::string &name, Array &array,
 
 /// Writes `array` to `path` (format version 1.0).
 bool write(const std::string &path, const Array &array, std::string &error);
+/// The same from bytes the caller holds (`size` of them at `data`).
+bool write(const std::string &path, const std::string &descr,
+           const std::vector<int64_t> &shape, const uint8_t *data, size_t size,
+           std::string &error);
 
 /// Bytes per element of a descr ("<f4" -> 4), 0 if unknown.
 unsigned itemSize(const std::string &descr);

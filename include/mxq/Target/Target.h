@@ -49,6 +49,10 @@ struct TargetOptions {
 };
 
 /// Time of one call of an executable.
+/// Takes result `index`; false and a sentence in `error` to stop.
+using ResultSink = llvm::function_ref<bool(unsigned index, const ResultView &,
+                                           std::string &error)>;
+
 struct Timing {
   double wallMillis = 0;   ///< wall-clock time per call
   double deviceMillis = 0; ///< device (kernel) time per call, 0 if none
@@ -62,6 +66,11 @@ public:
   /// results out; false and a sentence in `error` on failure.
   virtual bool run(const std::vector<RawTensor> &inputs,
                    std::vector<RawTensor> &results, std::string &error) = 0;
+  /// Runs the function and hands each result to `sink` where it lies, so
+  /// that a caller who writes results out holds no copy of them (a target
+  /// whose results must be copied out anyway runs `run`).
+  virtual bool runInto(const std::vector<RawTensor> &inputs, ResultSink sink,
+                       std::string &error);
   /// Runs the function `repeat` times and reports the time per call (a
   /// target may add a warm-up call; callers that want one make it).
   virtual bool time(const std::vector<RawTensor> &inputs, int repeat,

@@ -244,6 +244,18 @@ bool CPUExecutable::run(const std::vector<RawTensor> &inputs,
   return true;
 }
 
+bool CPUExecutable::runInto(const std::vector<RawTensor> &inputs,
+                            ResultSink sink, std::string &error) {
+  std::vector<int64_t> resultStruct;
+  if (!invoke(inputs, resultStruct, error))
+    return false;
+  bool ok = detail::viewResults(
+      resultStruct, impl->resultRanks, impl->resultElementTypes,
+      [&](unsigned k, const ResultView &view) { return sink(k, view, error); });
+  freeResults(inputs, resultStruct);
+  return ok;
+}
+
 bool CPUExecutable::runAndDiscard(const std::vector<RawTensor> &inputs,
                                   std::string &error) {
   std::vector<int64_t> resultStruct;

@@ -29,6 +29,10 @@ public:
   /// Runs the function and copies its results out.
   bool run(const std::vector<RawTensor> &inputs,
            std::vector<RawTensor> &results, std::string &error) override;
+  /// Runs the function and hands each result to `sink` from the buffer the
+  /// kernel wrote (a strided one is gathered first), then frees it.
+  bool runInto(const std::vector<RawTensor> &inputs, ResultSink sink,
+               std::string &error) override;
   /// Wall time per call over `repeat` calls (results freed, not copied).
   bool time(const std::vector<RawTensor> &inputs, int repeat, Timing &timing,
             std::string &error) override;
