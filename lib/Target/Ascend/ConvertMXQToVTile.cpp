@@ -355,16 +355,39 @@ void replaceNaNLanes(Emitter &e, Value p, Value w, Value mask, Attribute value,
   e.sel(p, mask, w, p, valueType, lanes);
 }
 
+/// CANN's FP4 pre-rounding (ascend-model.md, "Elements, FP4"): puts the f32
+/// values `p` on the E2M1 grid in `mode`, so that the bf16 cast after it is
+/// exact and the FP4 cast does not round again. e = max(unbiased exponent,
+/// 0) - 1; divide by 2^e (exact: a power of two at least 1/2); truncate to an
+/// integral value (Truncate<float, mode>, which keeps a zero's sign); times
+/// 2^e. Inf stays Inf. `w` (n f32 lanes) is scratch.
+void preRoundFP4(Emitter &e, Value p, Value w, RoundMode mode, int64_t n) {
+  Type f32 = e.b.getF32Type();
+  Type u32 = IntegerType::get(e.b.getContext(), 32, IntegerType::Unsigned);
+  e.scalar(BinaryKind::And, w, p, IntegerAttr::get(u32, 0x7F800000), u32, n);
+  e.scalar(BinaryKind::max, w, w, IntegerAttr::get(u32, 127u << 23), u32, n);
+  e.scalar(BinaryKind::sub, w, w, IntegerAttr::get(u32, 1u << 23), u32, n);
+  e.binary(BinaryKind::div, p, p, w, f32, n);
+  e.cast(p, f32, p, f32, mode, false, n);
+  e.binary(BinaryKind::mul, p, p, w, f32, n);
+}
+
 /// The codes of the f32 products `p` (ref: quantize's encode): rounded to
 /// bf16 first under `product = bf16`; NaN lanes made +0 (`nan_element =
 /// zero`) or, for FP4 whose cast gives 0, the largest code (+6.0); then the
 /// FP8 cast, or for FP4 the cast to bf16 (exact for a bf16 element's
 /// product down to 2^-126; below, `floor` keeps a negative product negative
 /// so that its code rounds the same: docs/Rationale.md) and the FP4 cast.
-/// `q` (bf16 lanes), `w` and `mask` are scratch.
+/// With `preRound` (FP4 from f16 or f32 input, whose f32 products a cast to
+/// bf16 would round once before the FP4 cast rounds again), CANN's
+/// pre-rounding first puts each product on the E2M1 grid in f32: e =
+/// max(unbiased exponent, 0) - 1, divide by 2^e (exact), truncate to an
+/// integral value in the user's mode, multiply by 2^e; the bf16 cast is then
+/// exact and the FP4 cast does not round. `q` (bf16 lanes), `w` and `mask`
+/// are scratch.
 void emitCodes(Emitter &e, Type codeType, dialect::Rounding rounding,
-               bool productBF16, bool nanZero, Value p, Value q, Value w,
-               Value mask, Value codes, int64_t n) {
+               bool productBF16, bool nanZero, bool preRound, Value p,
+               Value q, Value w, Value mask, Value codes, int64_t n) {
   Type f32 = e.b.getF32Type(), bf16 = e.b.getBF16Type();
   bool fp4 = isa<Float4E2M1FNType>(codeType);
   if (productBF16) {
@@ -376,12 +399,14 @@ void emitCodes(Emitter &e, Type codeType, dialect::Rounding rounding,
                     f32, n);
   if (!fp4)
     return e.cast(codes, codeType, p, f32, RoundMode::rint, true, n);
-  RoundMode toBF16 =
-      rounding == dialect::Rounding::floor ? RoundMode::floor : RoundMode::rint;
-  e.cast(q, bf16, p, f32, toBF16, false, n);
   RoundMode mode = rounding == dialect::Rounding::away    ? RoundMode::round
                    : rounding == dialect::Rounding::floor ? RoundMode::floor
                                                           : RoundMode::rint;
+  if (preRound)
+    preRoundFP4(e, p, w, mode, n);
+  RoundMode toBF16 =
+      rounding == dialect::Rounding::floor ? RoundMode::floor : RoundMode::rint;
+  e.cast(q, bf16, p, f32, toBF16, false, n);
   e.cast(codes, codeType, q, bf16, mode, true, n);
 }
 
@@ -650,11 +675,6 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
   if (p.format == ElementFormat::E2M3FN || p.format == ElementFormat::E3M2FN)
     return fail(func, "quantizes to " + Twine(formatInfo(p.format).name) +
                           ", but the Ascend vector core has no FP6 cast");
-  if (p.format == ElementFormat::E2M1FN && !p.inType.isBF16())
-    return fail(func, "quantizes " + Twine(p.inType.isF16() ? "f16" : "f32") +
-                          " to FP4; the ascend recipe takes bf16 input for "
-                          "FP4 so far (the fp32 pre-rounding step of CANN is "
-                          "not built)");
   if (!chip.mxCasts)
     return fail(func, "chip " + Twine(chip.name) +
                           " has no fp8/fp4 cast instructions, and the "
@@ -818,8 +838,9 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
       }
   if (p.inBytes == 4)
     e.flag(true, Pipe::v, Pipe::mte2, pp);
-  emitCodes(e, p.codeType, rounding, productBF16, nanZero, pBuf, qBuf, wBuf,
-            laneMask, codesUB, N);
+  emitCodes(e, p.codeType, rounding, productBF16, nanZero,
+            /*preRound=*/fp4 && !productBF16 && !p.inType.isBF16(), pBuf, qBuf,
+            wBuf, laneMask, codesUB, N);
 
   // DMA out: the codes row by row, the scales block-row (or pair) by
   // block-row.
@@ -984,8 +1005,9 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   e.binary(BinaryKind::mul, pBuf, X, pBuf, f32, N);
   if (p.inBytes == 4)
     e.flag(true, Pipe::v, Pipe::mte2, pp); // IN (= X) consumed
-  emitCodes(e, p.codeType, rounding, productBF16, nanZero, pBuf, qBuf, wBuf,
-            laneMask, codesUB, N);
+  emitCodes(e, p.codeType, rounding, productBF16, nanZero,
+            /*preRound=*/fp4 && !productBF16 && !p.inType.isBF16(), pBuf, qBuf,
+            wBuf, laneMask, codesUB, N);
 
   // DMA out.
   e.flag(true, Pipe::v, Pipe::mte3, pp);
@@ -1509,10 +1531,6 @@ LogicalResult planTwoLevel(func::FuncOp func, const Chip &chip,
     return fail(func, "needs static shapes (mxq-run specialises a function "
                       "to its inputs' shapes before lowering it)");
   p.inType = in.getElementType();
-  if (!p.inType.isBF16())
-    return fail(func, "quantizes f16 to FP4; the ascend recipe takes bf16 "
-                      "input for FP4 so far (the fp32 pre-rounding step of "
-                      "CANN is not built)");
   if (!chip.mxCasts)
     return fail(func, "chip " + Twine(chip.name) +
                           " has no fp8/fp4 cast instructions, and the "
@@ -1626,7 +1644,7 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
                        b.getI64IntegerAttr(0));
   e.flag(true, Pipe::mte2, Pipe::v, pp);
   e.flag(false, Pipe::mte2, Pipe::v, pp);
-  e.cast(X, f32, in, bf16, RoundMode::none, false, N);
+  e.cast(X, f32, in, p.inType, RoundMode::none, false, N);
   e.flag(true, Pipe::v, Pipe::mte2, pp);
 
   // Level 0: per 512 the maximum of the finite |x| (Inf and NaN count 0),
@@ -1660,8 +1678,9 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
   e.binary(BinaryKind::div, P, P, LB, f32, N);
   if (p.ftz)
     flushSubnormals(P);
-  e.cast(Q, bf16, P, f32, RoundMode::rint, false, N);
-  e.cast(P, f32, Q, bf16, RoundMode::none, false, N);
+  // temp is rounded to the input's type (bf16 or f16).
+  e.cast(Q, p.inType, P, f32, RoundMode::rint, false, N);
+  e.cast(P, f32, Q, p.inType, RoundMode::none, false, N);
   e.cmps(CmpPredicate::eq, LM, A, u32v(0), u32, N);
   e.sel(P, LM, X, P, u32, N);
 
@@ -1704,10 +1723,15 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
   if (!p.nanZero) { // NaN: the largest code (the cast would give 0)
     replaceNaNLanes(e, P, W, LM, FloatAttr::get(f32, 6.0), f32, N);
   }
-  e.cast(Q, bf16, P, f32, RoundMode::rint, false, N);
   RoundMode mode = p.rounding == dialect::Rounding::away    ? RoundMode::round
                    : p.rounding == dialect::Rounding::floor ? RoundMode::floor
                                                             : RoundMode::rint;
+  // bf16 input: the product is rounded to bf16, then cast. f16 input: the
+  // f32 product is pre-rounded on the E2M1 grid, so that neither cast
+  // rounds again.
+  if (!p.inType.isBF16())
+    preRoundFP4(e, P, W, mode, N);
+  e.cast(Q, bf16, P, f32, RoundMode::rint, false, N);
   e.cast(codesUB, fp4, Q, bf16, mode, true, N);
 
   e.flag(true, Pipe::v, Pipe::mte3, pp);

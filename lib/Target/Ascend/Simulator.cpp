@@ -1067,7 +1067,24 @@ private:
     float x = floatOf(v, from);
     switch (to) {
     case LT::F32:
-      return ref::bitsOf(x);
+      if (from != LT::F32)
+        return ref::bitsOf(x);
+      // Truncate<float, mode>: IEEE roundToIntegral, which keeps the sign
+      // of a zero and leaves Inf and NaN as they are.
+      switch (op.getRound()) {
+      case RoundMode::rint:
+        return ref::bitsOf(std::nearbyint(x));
+      case RoundMode::round:
+        return ref::bitsOf(std::round(x));
+      case RoundMode::floor:
+        return ref::bitsOf(std::floor(x));
+      case RoundMode::ceil:
+        return ref::bitsOf(std::ceil(x));
+      case RoundMode::trunc:
+        return ref::bitsOf(std::trunc(x));
+      default:
+        return v;
+      }
     case LT::BF16: {
       uint32_t r = toBF16Rounded(x, op.getRound());
       if (op.getSat() && (r & 0x7FFF) == 0x7F80) // overflow or Inf

@@ -90,6 +90,11 @@ bool checkCast(Type src, Type dst, RoundMode round, bool sat, const Chip &chip,
     return true;
   if ((src.isBF16() || src.isF16()) && dst.isF32())
     return true;
+  // The vendor's Truncate<float, mode>: an integral value in the same type
+  // (FP4's pre-rounding step). `none` is a copy.
+  if (src.isF32() && dst.isF32())
+    return modes({RoundMode::none, RoundMode::rint, RoundMode::round,
+                  RoundMode::floor, RoundMode::ceil, RoundMode::trunc});
   if (src.isF32() && dst.isBF16())
     return modes({RoundMode::none, RoundMode::rint, RoundMode::round,
                   RoundMode::floor, RoundMode::ceil, RoundMode::trunc});

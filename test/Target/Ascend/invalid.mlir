@@ -288,6 +288,16 @@ func.func @no_such_cast() attributes {vtile.kernel} {
 
 // -----
 
+func.func @truncate_mode() attributes {vtile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{the cast from f32 to f32 has no round mode 'odd'}}
+  vtile.vcast %c0, %c0 repeat %c1 <odd> : f32 to f32
+  return
+}
+
+// -----
+
 func.func @group_not_blocks() attributes {vtile.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -108,3 +108,23 @@ func.func @fp4_floor(%x: tensor<16x256xbf16>) -> (tensor<16x256xf4E2M1FN>, tenso
       : tensor<16x256xbf16> -> tensor<16x256xf4E2M1FN>, tensor<16x8xf8E8M0FNU>
   return %q, %s : tensor<16x256xf4E2M1FN>, tensor<16x8xf8E8M0FNU>
 }
+
+// -----
+
+// FP4 from f32 (and f16): CANN's pre-rounding puts the f32 product on the
+// E2M1 grid first (2^e from the exponent field, divide, Truncate<float> in
+// the op's mode, multiply), so the bf16 and e2m1 casts after it are exact.
+// CHECK-LABEL: func.func @fp4_away_f32(
+// CHECK:   vtile.vscalar <and> {{.*}}, 2139095040 : ui32
+// CHECK:   vtile.vscalar <max> {{.*}}, 1065353216 : ui32
+// CHECK:   vtile.vscalar <sub> {{.*}}, 8388608 : ui32
+// CHECK:   vtile.vbinary <div> {{.*}} : f32
+// CHECK:   vtile.vcast {{.*}} <round> : f32 to f32
+// CHECK:   vtile.vbinary <mul> {{.*}} : f32
+// CHECK:   vtile.vcast {{.*}} <rint> : f32 to bf16
+// CHECK:   vtile.vcast {{.*}} <round> {sat} : bf16 to f4E2M1FN
+func.func @fp4_away_f32(%x: tensor<16x256xf32>) -> (tensor<16x256xf4E2M1FN>, tensor<16x8xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = floor rounding = away
+      : tensor<16x256xf32> -> tensor<16x256xf4E2M1FN>, tensor<16x8xf8E8M0FNU>
+  return %q, %s : tensor<16x256xf4E2M1FN>, tensor<16x8xf8E8M0FNU>
+}

@@ -78,3 +78,17 @@ func.func @col_rank3_fp4_axis1(%x: tensor<?x?x?xbf16>) -> (tensor<?x?x?xf4E2M1FN
       : tensor<?x?x?xbf16> -> tensor<?x?x?xf4E2M1FN>, tensor<?x?x?xf8E8M0FNU>
   return %q, %s : tensor<?x?x?xf4E2M1FN>, tensor<?x?x?xf8E8M0FNU>
 }
+
+// FP4 from f32 and f16 along a non-last axis (pre-rounded).
+
+func.func @col_fp4_f32_floor(%x: tensor<?x?xf32>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 0 scale = floor rounding = floor
+      : tensor<?x?xf32> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>
+}
+
+func.func @col_fp4_f16_pairs(%x: tensor<?x?xf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 0 scale = floor inf = exponent layout = pairs
+      : tensor<?x?xf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>
+}

@@ -284,3 +284,42 @@ func.func @block96_fp4(%x: tensor<?x?xbf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x
       : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>
   return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>
 }
+
+// FP4 from f32 and f16: CANN's pre-rounding on the E2M1 grid in f32, in
+// every rounding (ties, negative values and the -0 they round to included).
+
+func.func @fp4_rne_f32(%x: tensor<?x?xf32>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = floor
+      : tensor<?x?xf32> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>
+}
+
+func.func @fp4_away_f32(%x: tensor<?x?xf32>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = floor rounding = away
+      : tensor<?x?xf32> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>
+}
+
+func.func @fp4_floor_f32(%x: tensor<?x?xf32>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = floor rounding = floor
+      : tensor<?x?xf32> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>
+}
+
+func.func @fp4_rne_f16_pairs(%x: tensor<?x?xf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = rceil inf = saturate layout = pairs
+      : tensor<?x?xf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>
+}
+
+func.func @fp4_away_f16(%x: tensor<?x?xf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = even rounding = away
+      : tensor<?x?xf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>
+}
+
+func.func @fp4_floor_f16(%x: tensor<?x?xf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = ceil rounding = floor
+      : tensor<?x?xf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>
+}
