@@ -290,6 +290,14 @@ struct AscendPipelineOptions : PassPipelineOptions<AscendPipelineOptions> {
   Option<bool> doubleBuffer{*this, "double-buffer",
                             llvm::cl::desc("two buffers per stage"),
                             llvm::cl::init(true)};
+  ListOption<int64_t> tileShape{
+      *this, "tile-shape",
+      llvm::cl::desc("PyPTO's set_vec_tile_shapes for mxq.quantize (the tile "
+                     "contract's rules apply)")};
+  Option<std::string> performanceMode{
+      *this, "performance-mode",
+      llvm::cl::desc("PyPTO quant_mx's performance mode, true or false (the "
+                     "tile contract's rules apply)")};
 };
 
 class AscendTarget : public Target {
@@ -322,6 +330,8 @@ public:
           options.tileRows = o.tileRows;
           options.tileCols = o.tileCols;
           options.doubleBuffer = o.doubleBuffer;
+          options.tileShape.assign(o.tileShape.begin(), o.tileShape.end());
+          options.performanceMode = o.performanceMode;
           pm.addPass(createConvertMXQToVTile(options));
           pm.addPass(createCanonicalizerPass());
           pm.addPass(createCSEPass());

@@ -386,8 +386,8 @@ void preRoundFP4(Emitter &e, Value p, Value w, RoundMode mode, int64_t n) {
 /// exact and the FP4 cast does not round. `q` (bf16 lanes), `w` and `mask`
 /// are scratch.
 void emitCodes(Emitter &e, Type codeType, dialect::Rounding rounding,
-               bool productBF16, bool nanZero, bool preRound, Value p,
-               Value q, Value w, Value mask, Value codes, int64_t n) {
+               bool productBF16, bool nanZero, bool preRound, Value p, Value q,
+               Value w, Value mask, Value codes, int64_t n) {
   Type f32 = e.b.getF32Type(), bf16 = e.b.getBF16Type();
   bool fp4 = isa<Float4E2M1FNType>(codeType);
   if (productBF16) {
@@ -627,8 +627,123 @@ LogicalResult planColumns(func::FuncOp func, const Chip &chip,
   return success();
 }
 
+/// PyPTO's tile contract for quant_mx (mx-semantics.md, "Constraints";
+/// ascend-model.md §6), when `tile-shape` or `performance-mode` is given:
+/// checks the rules and turns the tile shape into the rows and columns the
+/// kernels tile by. Last axis, performance mode (the default): the last
+/// dimension is 256-byte aligned and the tile's last dimension is the
+/// whole of it; otherwise the last dimension is a multiple of 64. Axis -2:
+/// that dimension and the tile's are positive multiples of 64 (FP4: the
+/// last ones too); performance mode changes nothing there. The tile's rank
+/// is the input's (at most 4); dimensions between the first and the last
+/// two are whole (the kernels tile flattened rows).
+LogicalResult applyTileContract(func::FuncOp func, const Plan &p,
+                                ArrayRef<int64_t> shape,
+                                const TilingOptions &options,
+                                TilingOptions &out) {
+  out = options;
+  if (options.tileShape.empty() && !options.performanceMode)
+    return success();
+  auto rule = [&](const Twine &why) {
+    return fail(func, "the PyPTO tile contract: " + why);
+  };
+  if (options.tileRows || options.tileCols)
+    return rule("tile-shape and performance-mode exclude tile-rows and "
+                "tile-cols");
+  int64_t rank = int64_t(shape.size());
+  int64_t axis = dialect::QuantizeOp(p.op).getAxis();
+  if (axis != rank - 1 && axis != rank - 2)
+    return rule("quant_mx quantizes along the last or the second-to-last "
+                "axis, not axis " +
+                Twine(axis) + " of a rank-" + Twine(rank) + " tensor");
+  ArrayRef<int64_t> tile = options.tileShape;
+  if (!tile.empty()) {
+    if (int64_t(tile.size()) != rank)
+      return rule("tile-shape has " + Twine(tile.size()) +
+                  " dimensions, but the input has rank " + Twine(rank) +
+                  " (a tile's rank is its input's)");
+    if (rank > 4)
+      return rule("set_vec_tile_shapes takes at most 4 dimensions, but the "
+                  "input has rank " +
+                  Twine(rank));
+    for (auto [d, t] : llvm::enumerate(tile))
+      if (t <= 0)
+        return rule("tile-shape dimension " + Twine(d) + " is " + Twine(t) +
+                    "; a tile dimension is positive");
+  }
+  auto listed = [&](ArrayRef<int64_t> dims) {
+    std::string s = "[";
+    llvm::raw_string_ostream os(s);
+    llvm::interleaveComma(dims, os);
+    return s + "]";
+  };
+  int64_t k = shape.back();
+  if (axis == rank - 1) {
+    bool performance = options.performanceMode.value_or(true);
+    // Rows: the first tile dimension times the whole dimensions after it.
+    int64_t rows = 1;
+    if (!tile.empty()) {
+      for (int64_t d = 1; d + 1 < rank; ++d)
+        if (std::min(tile[d], shape[d]) != shape[d])
+          return rule("tile-shape " + listed(tile) + " splits dimension " +
+                      Twine(d) + " of the input " + listed(shape) +
+                      "; the ascend kernels tile rows of whole inner "
+                      "dimensions");
+      rows = rank > 1 ? std::min(tile[0], shape[0]) : 1;
+      for (int64_t d = 1; d + 1 < rank; ++d)
+        rows *= shape[d];
+    }
+    if (performance) {
+      if ((k * p.inBytes) % 256)
+        return rule("performance mode needs the last dimension 256-byte "
+                    "aligned, but it is " +
+                    Twine(k) + " elements of " + Twine(p.inBytes) + " bytes (" +
+                    Twine(k * p.inBytes) +
+                    " bytes); set performance-mode=false");
+      if (!tile.empty() && tile.back() != k)
+        return rule("performance mode needs the tile's last dimension to "
+                    "equal the view's (" +
+                    Twine(k) + "), but it is " + Twine(tile.back()));
+      out.tileCols = k;
+    } else {
+      if (k % 64)
+        return rule("outside performance mode the last dimension is a "
+                    "multiple of 64, but it is " +
+                    Twine(k));
+      if (!tile.empty())
+        out.tileCols = std::min(tile.back(), k);
+    }
+    out.tileRows = tile.empty() ? 0 : std::min(rows, p.rows);
+    return success();
+  }
+  // Axis -2.
+  int64_t m = shape[rank - 2];
+  if (m <= 0 || m % 64)
+    return rule("along axis -2 that dimension is a positive multiple of 64 "
+                "with no tail, but it is " +
+                Twine(m));
+  if (p.format == ElementFormat::E2M1FN && k % 64)
+    return rule("FP4 along axis -2 needs the last dimension a multiple of 64 "
+                "(32-byte packed rows), but it is " +
+                Twine(k));
+  if (!tile.empty()) {
+    int64_t tm = tile[rank - 2], tk = tile.back();
+    if (tm % 64)
+      return rule("along axis -2 the tile's dimension -2 is a multiple of "
+                  "64, but it is " +
+                  Twine(tm));
+    if (p.format == ElementFormat::E2M1FN && tk % 64)
+      return rule("FP4 along axis -2 needs the tile's last dimension a "
+                  "multiple of 64, but it is " +
+                  Twine(tk));
+    out.tileRows = std::min(tm, m);
+    out.tileCols = roundUp(std::min(tk, k), 64);
+  }
+  return success();
+}
+
 LogicalResult plan(func::FuncOp func, const Chip &chip,
-                   const TilingOptions &options, Plan &p) {
+                   const TilingOptions &requested, Plan &p) {
   Block &body = func.getBody().front();
   auto op = dyn_cast<dialect::QuantizeOp>(body.front());
   auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
@@ -680,6 +795,9 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
                           " has no fp8/fp4 cast instructions, and the "
                           "integer emulation of the MX casts is not built "
                           "yet");
+  TilingOptions options;
+  if (failed(applyTileContract(func, p, in.getShape(), requested, options)))
+    return failure();
   if (p.columns)
     return planColumns(func, chip, options, p);
   bool needW = p.op.getNanElement() == dialect::NanElement::zero ||
@@ -1758,6 +1876,14 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
   finishKernel(e, f);
 }
 
+std::optional<bool> parseBoolOption(StringRef text) {
+  if (text == "true" || text == "1")
+    return true;
+  if (text == "false" || text == "0")
+    return false;
+  return std::nullopt;
+}
+
 struct ConvertMXQToVTilePass
     : impl::ConvertMXQToVTileBase<ConvertMXQToVTilePass> {
   using Base::Base;
@@ -1770,6 +1896,17 @@ struct ConvertMXQToVTilePass
       return signalPassFailure();
     }
     TilingOptions options{tileRows, tileCols, doubleBuffer};
+    options.tileShape.assign(tileShape.begin(), tileShape.end());
+    if (!performanceMode.empty()) {
+      std::optional<bool> mode = parseBoolOption(performanceMode);
+      if (!mode) {
+        module.emitError() << "convert-mxq-to-vtile: performance-mode is "
+                              "true or false, not '"
+                           << performanceMode << "'";
+        return signalPassFailure();
+      }
+      options.performanceMode = *mode;
+    }
     if (tileRows < 0 || tileCols < 0) {
       module.emitError() << "convert-mxq-to-vtile: tile sizes cannot be "
                             "negative";
@@ -1799,6 +1936,11 @@ LogicalResult lowerFunctionToVTile(func::FuncOp func, const Chip &chip,
   ctx->getOrLoadDialect<VTileDialect>();
   ctx->getOrLoadDialect<arith::ArithDialect>();
   ctx->getOrLoadDialect<scf::SCFDialect>();
+  if ((!options.tileShape.empty() || options.performanceMode) &&
+      !isa<dialect::QuantizeOp>(func.getBody().front().front()))
+    return fail(func, "tile-shape and performance-mode are the PyPTO tile "
+                      "contract of quant_mx (mxq.quantize); this function's "
+                      "op takes tile-rows and tile-cols");
   if (isa<dialect::DualQuantizeOp>(func.getBody().front().front()))
     return fail(func, "uses mxq.dual_quantize (swizzled scales and "
                       "transposed column codes), which the ascend target "

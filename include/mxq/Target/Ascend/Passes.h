@@ -11,6 +11,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 
+#include <optional>
+#include <vector>
+
 namespace mxq::vtile {
 
 #define GEN_PASS_DECL
@@ -21,6 +24,10 @@ struct TilingOptions {
   int64_t tileRows = 0;
   int64_t tileCols = 0;
   bool doubleBuffer = true;
+  /// PyPTO's tile contract for quant_mx (set_vec_tile_shapes and
+  /// performance_mode); empty and unset: not asked for.
+  std::vector<int64_t> tileShape;
+  std::optional<bool> performanceMode;
 };
 
 /// Rewrites `func` (one mxq op on its arguments, static shapes) into a

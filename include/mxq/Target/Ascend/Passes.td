@@ -31,7 +31,15 @@ def ConvertMXQToVTile : Pass<"convert-mxq-to-vtile", "::mlir::ModuleOp"> {
     Option<"tileCols", "tile-cols", "int64_t", "0",
            "columns of a UB tile, a multiple of 8 blocks (0: chosen)">,
     Option<"doubleBuffer", "double-buffer", "bool", "true",
-           "two buffers per stage, so that DMA and vector work overlap">
+           "two buffers per stage, so that DMA and vector work overlap">,
+    ListOption<"tileShape", "tile-shape", "int64_t",
+               "PyPTO's set_vec_tile_shapes for mxq.quantize: one tile "
+               "dimension per input dimension (the tile contract's rules "
+               "apply)">,
+    Option<"performanceMode", "performance-mode", "std::string", "\"\"",
+           "PyPTO quant_mx's performance mode, true or false (given, or "
+           "tile-shape given: the tile contract's rules apply, performance "
+           "mode by default)">
   ];
   let dependentDialects = ["::mxq::vtile::VTileDialect",
                            "::mlir::arith::ArithDialect",
