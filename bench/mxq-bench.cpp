@@ -21,35 +21,36 @@
 #include "mxq/Target/CPU/CPUTarget.h"
 #include "mxq/Target/Target.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
-#include <malloc.h>
 #include <cstdlib>
 #include <cstring>
+#include <malloc.h>
 #include <random>
 
 using namespace mlir;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory category("mxq-bench options");
-static cl::opt<int64_t> size("size", cl::cat(category), cl::desc("rows and columns"),
-                             cl::init(8192));
-static cl::list<int64_t> tileSizes(
-    "tile-sizes", cl::cat(category), cl::CommaSeparated,
-    cl::desc("tile with mxq-tile first (iteration-domain units)"));
-static cl::opt<int> numThreads(
-    "num-threads", cl::cat(category),
-    cl::desc("threads of the parallel column (0: every core)"), cl::init(0));
-static cl::opt<int> repeat("repeat", cl::cat(category), cl::desc("runs; the best is reported"),
-                           cl::init(5));
+static cl::opt<int64_t> size("size", cl::cat(category),
+                             cl::desc("rows and columns"), cl::init(8192));
+static cl::list<int64_t>
+    tileSizes("tile-sizes", cl::cat(category), cl::CommaSeparated,
+              cl::desc("tile with mxq-tile first (iteration-domain units)"));
+static cl::opt<int>
+    numThreads("num-threads", cl::cat(category),
+               cl::desc("threads of the parallel column (0: every core)"),
+               cl::init(0));
+static cl::opt<int> repeat("repeat", cl::cat(category),
+                           cl::desc("runs; the best is reported"), cl::init(5));
 
 namespace {
 using Clock = std::chrono::steady_clock;
@@ -173,9 +174,9 @@ int main(int argc, char **argv) {
       return 1;
     }
     input.elementType =
-        cast<RankedTensorType>(module->lookupSymbol<func::FuncOp>("f")
-                                   .getFunctionType()
-                                   .getInput(0))
+        cast<RankedTensorType>(
+            module->lookupSymbol<func::FuncOp>("f").getFunctionType().getInput(
+                0))
             .getElementType();
     std::string error;
     mxq::TargetOptions options;
@@ -261,8 +262,8 @@ int main(int argc, char **argv) {
           mxq::bench::quantizeF32(reinterpret_cast<const float *>(in), n, n,
                                   out[0].data(), out[1].data());
         else if (c.baseline == Baseline::BF16)
-          mxq::bench::quantizeBF16(reinterpret_cast<const uint16_t *>(in), n,
-                                   n, out[0].data(), out[1].data());
+          mxq::bench::quantizeBF16(reinterpret_cast<const uint16_t *>(in), n, n,
+                                   out[0].data(), out[1].data());
         else
           mxq::bench::dualQuantizeBF16(reinterpret_cast<const uint16_t *>(in),
                                        n, out[0].data(), out[1].data(),
@@ -309,7 +310,8 @@ int main(int argc, char **argv) {
                                    bestBaseline / best);
     else
       llvm::outs() << llvm::format(" %10s %8s", "-", "-");
-    llvm::outs() << "   (compile " << llvm::format("%.0f", seconds(t0, t1) * 1e3)
+    llvm::outs() << "   (compile "
+                 << llvm::format("%.0f", seconds(t0, t1) * 1e3)
                  << " ms, cached " << llvm::format("%.2f", cachedCompile * 1e3)
                  << " ms)\n";
   }

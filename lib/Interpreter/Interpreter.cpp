@@ -70,8 +70,8 @@ static bool bufferFromNpy(const npy::Array &array, RankedTensorType type,
   std::string expected = npyDescrFor(elt);
   std::string what = "input " + std::to_string(index);
   if (expected.empty()) {
-    error = what + ": arguments of element type " + str(elt) +
-            " are not supported";
+    error =
+        what + ": arguments of element type " + str(elt) + " are not supported";
     return false;
   }
   if (array.descr != expected) {
@@ -95,12 +95,13 @@ static bool bufferFromNpy(const npy::Array &array, RankedTensorType type,
     if (ShapedType::isDynamic(n))
       n = fp4Length >= 0 ? fp4Length : 2 * bytes;
     if (ceilDiv(n, 2) != bytes) {
-      error = what + ": " + std::to_string(n) + " FP4 codes along the last " +
-              "axis (" +
-              (!type.isDynamicDim(rank - 1) ? "from " + str(type)
-                                            : std::string("from --fp4-length")) +
-              ") are packed into " + std::to_string(ceilDiv(n, 2)) +
-              " bytes, but the file has " + std::to_string(bytes);
+      error =
+          what + ": " + std::to_string(n) + " FP4 codes along the last " +
+          "axis (" +
+          (!type.isDynamicDim(rank - 1) ? "from " + str(type)
+                                        : std::string("from --fp4-length")) +
+          ") are packed into " + std::to_string(ceilDiv(n, 2)) +
+          " bytes, but the file has " + std::to_string(bytes);
       return false;
     }
     buffer.shape.back() = n;
@@ -130,8 +131,8 @@ static bool bufferFromNpy(const npy::Array &array, RankedTensorType type,
       if (elt.isF32()) {
         std::memcpy(&buffer.values[i], &array.data[4 * i], 4);
       } else {
-        uint16_t bits = uint16_t(array.data[2 * i]) |
-                        uint16_t(array.data[2 * i + 1] << 8);
+        uint16_t bits =
+            uint16_t(array.data[2 * i]) | uint16_t(array.data[2 * i + 1] << 8);
         buffer.values[i] =
             elt.isF16() ? ref::fromF16Bits(bits) : ref::fromBF16Bits(bits);
       }
@@ -172,9 +173,9 @@ static npy::Array bufferToNpy(const Buffer &buffer) {
     return rawToNpy(elt, buffer.shape, buffer.bytes);
   std::vector<uint8_t> data;
   for (float v : buffer.values) {
-    uint32_t b = elt.isF32() ? ref::bitsOf(v)
-                             : (elt.isF16() ? ref::toF16Bits(v)
-                                            : ref::toBF16Bits(v));
+    uint32_t b = elt.isF32()
+                     ? ref::bitsOf(v)
+                     : (elt.isF16() ? ref::toF16Bits(v) : ref::toBF16Bits(v));
     for (unsigned i = 0; i < (elt.isF32() ? 4u : 2u); ++i)
       data.push_back(uint8_t(b >> (8 * i)));
   }
@@ -222,9 +223,9 @@ bool writeNpy(const std::string &path, const ResultView &result,
   if (isByteType(elt) && elt.getIntOrFloatBitWidth() < 8 &&
       !isa<Float4E2M1FNType>(elt))
     return npy::write(path,
-                      rawToNpy(elt, shape, std::vector<uint8_t>(
-                                               result.bytes.begin(),
-                                               result.bytes.end())),
+                      rawToNpy(elt, shape,
+                               std::vector<uint8_t>(result.bytes.begin(),
+                                                    result.bytes.end())),
                       error);
   // The same form as rawToNpy's without its copy: FP4's file shape counts
   // bytes along the last axis.
@@ -272,11 +273,11 @@ private:
     for (int64_t d = 0; ok && d < type.getRank(); ++d)
       ok = type.isDynamicDim(d) || type.getDimSize(d) == buffer.shape[d];
     if (!ok)
-      return fail(op, "result #" +
-                          std::to_string(cast<OpResult>(result).getResultNumber()) +
-                          " has shape " + shapeStr(buffer.shape) +
-                          " at run time, which does not fit its type " +
-                          str(type));
+      return fail(op,
+                  "result #" +
+                      std::to_string(cast<OpResult>(result).getResultNumber()) +
+                      " has shape " + shapeStr(buffer.shape) +
+                      " at run time, which does not fit its type " + str(type));
     env[result] = std::move(buffer);
     return true;
   }
@@ -394,7 +395,8 @@ private:
               dialect::toSupport(t.getNanElement()),
               dialect::toSupport(t.getDivDenormals()));
           return bind(op, t.getY(), codes(r.codes, in.shape)) &&
-                 bind(op, t.getLevel0Scales(), floats(r.level0, r.level0Shape)) &&
+                 bind(op, t.getLevel0Scales(),
+                      floats(r.level0, r.level0Shape)) &&
                  bind(op, t.getLevel1Scales(), codes(r.level1, r.level1Shape));
         })
         .Case([&](dialect::FakeQuantOp f) {
@@ -418,10 +420,10 @@ private:
                                 shapeStr(in.shape));
           if (!checkParams(op, in, {&s}, f.getAxis()))
             return false;
-          std::vector<float> y = ref::fakeQuantGrad(
-              g.values, in.values, in.shape, s.values,
-              f.getQuantMin().convertToFloat(),
-              f.getQuantMax().convertToFloat(), f.getAxis());
+          std::vector<float> y =
+              ref::fakeQuantGrad(g.values, in.values, in.shape, s.values,
+                                 f.getQuantMin().convertToFloat(),
+                                 f.getQuantMax().convertToFloat(), f.getAxis());
           return bind(op, f.getResult(), floats(y, in.shape));
         })
         .Default([&](Operation *other) {
@@ -533,7 +535,8 @@ bool interpret(func::FuncOp func, const std::vector<RawTensor> &args,
   for (size_t i = 0; i < args.size(); ++i) {
     auto type = dyn_cast<RankedTensorType>(types[i]);
     if (!type) {
-      error = "input " + std::to_string(i) + ": argument type is not a "
+      error = "input " + std::to_string(i) +
+              ": argument type is not a "
               "ranked tensor";
       return false;
     }

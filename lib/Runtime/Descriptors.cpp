@@ -1,9 +1,9 @@
 //===- Descriptors.cpp - memref descriptors for the runners ---------------===//
 #include "mxq/Runtime/Descriptors.h"
 
-#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "mxq/Runtime/MemRefDescriptor.h"
 #include "mxq/Support/ElementTypes.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -55,7 +55,8 @@ bool prepareEntry(ModuleOp module, const std::string &entry,
   for (Type t : func.getFunctionType().getResults()) {
     auto rt = dyn_cast<RankedTensorType>(t);
     if (!rt || rt.getRank() == 0 || !bytesPerElement(rt.getElementType())) {
-      error = "@" + entry + " returns a value of a type that cannot be "
+      error = "@" + entry +
+              " returns a value of a type that cannot be "
               "returned: only ranked tensors (rank >= 1) of f32, f16, bf16, "
               "MX codes, E8M0 and i8/i16/i32/i64";
       return false;
@@ -125,8 +126,8 @@ jitCompile(ModuleOp module, unsigned optLevel,
   options.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(module, options);
   if (!engine) {
-    error = "cannot JIT-compile the module: " +
-            llvm::toString(engine.takeError());
+    error =
+        "cannot JIT-compile the module: " + llvm::toString(engine.takeError());
     return nullptr;
   }
   return std::move(*engine);
@@ -152,20 +153,19 @@ size_t resultWords(const std::vector<int64_t> &ranks) {
   return memref::resultWords(ranks);
 }
 
-void copyResults(const std::vector<int64_t> &resultStruct,
-                 const std::vector<int64_t> &ranks,
-                 const std::vector<Type> &types,
-                 const std::function<void(void *, const uint8_t *, size_t)> &read,
-                 std::vector<RawTensor> &results) {
+void copyResults(
+    const std::vector<int64_t> &resultStruct, const std::vector<int64_t> &ranks,
+    const std::vector<Type> &types,
+    const std::function<void(void *, const uint8_t *, size_t)> &read,
+    std::vector<RawTensor> &results) {
   size_t at = 0;
   results.clear();
   for (size_t k = 0; k < ranks.size(); ++k) {
     RawTensor r;
     r.elementType = types[k];
     const ElementTypeInfo *info = infoOf(r.elementType);
-    memref::gather(resultStruct.data() + at, ranks[k],
-                   info ? info->bytes : 0, read, r.shape, r.data,
-                   info && info->packed);
+    memref::gather(resultStruct.data() + at, ranks[k], info ? info->bytes : 0,
+                   read, r.shape, r.data, info && info->packed);
     at += 3 + 2 * ranks[k];
     results.push_back(std::move(r));
   }
@@ -192,7 +192,9 @@ bool viewResults(const std::vector<int64_t> &resultStruct,
     std::vector<uint8_t> data;
     memref::gather(
         w, ranks[k], bytes,
-        [](void *dst, const uint8_t *src, size_t n) { std::memcpy(dst, src, n); },
+        [](void *dst, const uint8_t *src, size_t n) {
+          std::memcpy(dst, src, n);
+        },
         shape, data, packed);
     if (!f(k, {types[k], shape, data}))
       return false;
@@ -209,7 +211,8 @@ std::vector<void *> resultAllocations(const std::vector<int64_t> &resultStruct,
     void *allocated;
     std::memcpy(&allocated, &resultStruct[at], sizeof(void *));
     at += 3 + 2 * rank;
-    if (allocated && std::find(seen.begin(), seen.end(), allocated) == seen.end()) {
+    if (allocated &&
+        std::find(seen.begin(), seen.end(), allocated) == seen.end()) {
       seen.push_back(allocated);
       fresh.push_back(allocated);
     }

@@ -5,8 +5,8 @@
 #include <cctype>
 #include <cstring>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 namespace mxq::npy {
@@ -166,9 +166,9 @@ bool read(const std::string &path, Array &array, std::string &error) {
     return false;
   }
   if (!std::filesystem::is_regular_file(status)) {
-    error = "'" + path + "' is not a regular file" +
-            (std::filesystem::is_directory(status) ? " (it is a directory)"
-                                                   : "");
+    error =
+        "'" + path + "' is not a regular file" +
+        (std::filesystem::is_directory(status) ? " (it is a directory)" : "");
     return false;
   }
   uint64_t total = std::filesystem::file_size(path, ec);
@@ -235,7 +235,8 @@ bool write(const std::string &path, const std::string &descr,
                  (shape.size() == 1 || i + 1 < shape.size() ? "," : "");
   shapeText += ")";
   std::string header = "{'descr': '" + descr +
-                       "', 'fortran_order': False, 'shape': " + shapeText + ", }";
+                       "', 'fortran_order': False, 'shape': " + shapeText +
+                       ", }";
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';

@@ -68,10 +68,10 @@ static cl::list<int64_t> tileSizes(
     "tile-sizes", cl::CommaSeparated, cl::cat(category),
     cl::desc("tile the mxq ops with mxq-tile first (iteration-domain units, "
              "0 for untiled)"));
-static cl::opt<bool> gpu(
-    "gpu", cl::cat(category),
-    cl::desc("the same as --target=nvvm: an NVIDIA GPU (through the CUDA "
-             "driver, libcuda.so.1)"));
+static cl::opt<bool>
+    gpu("gpu", cl::cat(category),
+        cl::desc("the same as --target=nvvm: an NVIDIA GPU (through the CUDA "
+                 "driver, libcuda.so.1)"));
 static cl::opt<std::string> chip(
     "chip", cl::cat(category),
     cl::desc("the target's chip (nvvm: default the GPU's own, e.g. sm_90a)"));
@@ -84,9 +84,9 @@ static cl::opt<std::string> emitLibrary(
     cl::desc("compile ahead of time into this shared library (nvvm: plus "
              "FILE.sig, for mxq-gpu-launch) instead of running; no --input "
              "or --output-dir needed"));
-static cl::opt<std::string> emitGPULibrary(
-    "emit-gpu-library", cl::cat(category),
-    cl::desc("the same as --target=nvvm --emit-library"));
+static cl::opt<std::string>
+    emitGPULibrary("emit-gpu-library", cl::cat(category),
+                   cl::desc("the same as --target=nvvm --emit-library"));
 static cl::opt<int64_t> fp4Length(
     "fp4-length", cl::cat(category),
     cl::desc("the number of FP4 codes along the last axis of an FP4 input "
@@ -136,8 +136,8 @@ static void printSummary(llvm::raw_ostream &os, unsigned i,
   for (size_t d = 0; d < t.shape.size(); ++d)
     os << (d ? ", " : "") << t.shape[d];
   os << "]\n  ";
-  bool wide = t.elementType.isF32() || t.elementType.isF16() ||
-              t.elementType.isBF16();
+  bool wide =
+      t.elementType.isF32() || t.elementType.isF16() || t.elementType.isBF16();
   size_t count = 1;
   for (int64_t d : t.shape)
     count *= size_t(d);
@@ -156,8 +156,7 @@ static void printSummary(llvm::raw_ostream &os, unsigned i,
     }
     os << llvm::format("0x%02x", c);
     if (auto f = mlir::mxq::getElementFormat(t.elementType))
-      os << llvm::format("(%g) ",
-                                   double(::mxq::ref::decodeElement(c, *f)));
+      os << llvm::format("(%g) ", double(::mxq::ref::decodeElement(c, *f)));
     else if (c == 0xFF)
       os << "(NaN) ";
     else
@@ -221,7 +220,8 @@ int main(int argc, char **argv) {
     return error(err);
   if (fp4Length < -1 || (fp4Length.getNumOccurrences() && fp4Length < 0))
     return error("--fp4-length: a number of codes cannot be negative, but "
-                 "it is " + llvm::Twine(int64_t(fp4Length)));
+                 "it is " +
+                 llvm::Twine(int64_t(fp4Length)));
   std::string libraryPath =
       !emitGPULibrary.empty() ? std::string(emitGPULibrary) : emitLibrary;
   if (!emitGPULibrary.empty() && !emitLibrary.empty())
@@ -263,7 +263,8 @@ int main(int argc, char **argv) {
   for (unsigned i = 0; i < inputs.size(); ++i) {
     auto type = dyn_cast<RankedTensorType>(fnType.getInput(i));
     if (!type)
-      return error("input " + llvm::Twine(i) + ": argument type is not a "
+      return error("input " + llvm::Twine(i) +
+                   ": argument type is not a "
                    "ranked tensor");
     ::mxq::npy::Array array;
     if (!::mxq::npy::read(inputs[i], array, err))
@@ -279,8 +280,8 @@ int main(int argc, char **argv) {
   if (!::mxq::checkInputs(func, raw, err))
     return error(err);
 
-  auto compiled = ::mxq::CompiledFunction::compile(*module, entry, name,
-                                                   options, err);
+  auto compiled =
+      ::mxq::CompiledFunction::compile(*module, entry, name, options, err);
   if (!compiled)
     return error(err);
   if (auto ec = llvm::sys::fs::create_directories(outputDir))

@@ -1,4 +1,5 @@
-//===- CompileCacheTest.cpp - the CPU target's compiled-function cache -----===//
+//===- CompileCacheTest.cpp - the CPU target's compiled-function cache
+//-----===//
 //
 // The same function text and options compile once per process; a different
 // option or text compiles again; a cached function compiled in a context that
@@ -138,8 +139,7 @@ TEST(CPUCompileCache, KeepsAtMostItsCapacity) {
     std::string text = "func.func @" + name +
                        "(%x: tensor<?xi32>) -> tensor<?xi32> {\n"
                        "  return %x : tensor<?xi32>\n}\n";
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(text, ctx.get());
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, ctx.get());
     ASSERT_TRUE(module);
     std::string error;
     ASSERT_TRUE(CPUExecutable::compile(*module, name, error)) << error;
@@ -151,8 +151,7 @@ TEST(CPUCompileCache, KeepsAtMostItsCapacity) {
     std::string text = std::string("func.func @") + name +
                        "(%x: tensor<?xi32>) -> tensor<?xi32> {\n"
                        "  return %x : tensor<?xi32>\n}\n";
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(text, ctx.get());
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, ctx.get());
     std::string error;
     ASSERT_TRUE(CPUExecutable::compile(*module, name, error)) << error;
   }

@@ -1,4 +1,5 @@
-//===- MemRefDescriptor.h - ranked memref descriptors, plain C++ --*- C++ -*-===//
+//===- MemRefDescriptor.h - ranked memref descriptors, plain C++ --*- C++
+//-*-===//
 //
 // How compiled mxq functions take and return buffers through their C
 // interface: a ranked memref descriptor is {allocated, aligned, offset,
@@ -53,8 +54,8 @@ inline void *allocated(const int64_t *w) {
 /// The bytes of the buffer described at `w` when they are already row-major
 /// and dense (what the kernels return; FP4 packed buffers always are), else
 /// null.
-inline const uint8_t *denseBytes(const int64_t *w, int64_t rank,
-                                 unsigned bytes, bool packed = false) {
+inline const uint8_t *denseBytes(const int64_t *w, int64_t rank, unsigned bytes,
+                                 bool packed = false) {
   uint8_t *aligned;
   std::memcpy(&aligned, &w[1], sizeof(void *));
   if (packed)
@@ -74,11 +75,11 @@ inline const uint8_t *denseBytes(const int64_t *w, int64_t rank,
 /// buffer holds its elements two per byte, ceil(last / 2) bytes a row (the
 /// memory form of mxq-pack-fp4-memory: offset 0, strides unused), read as
 /// they are.
-inline void gather(const int64_t *w, int64_t rank, unsigned bytes,
-                   const std::function<void(void *, const uint8_t *, size_t)>
-                       &read,
-                   std::vector<int64_t> &shape, std::vector<uint8_t> &data,
-                   bool packed = false) {
+inline void
+gather(const int64_t *w, int64_t rank, unsigned bytes,
+       const std::function<void(void *, const uint8_t *, size_t)> &read,
+       std::vector<int64_t> &shape, std::vector<uint8_t> &data,
+       bool packed = false) {
   uint8_t *aligned;
   std::memcpy(&aligned, &w[1], sizeof(void *));
   shape.assign(w + 3, w + 3 + rank);

@@ -1,4 +1,5 @@
-//===- Target.h - the interface every mxq target implements -------*- C++ -*-===//
+//===- Target.h - the interface every mxq target implements -------*- C++
+//-*-===//
 //
 // A target is one folder (lib/Target/<Name>, include/mxq/Target/<Name>)
 // behind this interface: the dialects and passes its pipeline needs, the
@@ -103,9 +104,10 @@ public:
   virtual bool checkOptions(const TargetOptions &options,
                             std::string &error) const;
   /// Compiles `entry` of `module` (which it may change in place).
-  virtual std::unique_ptr<Executable>
-  compile(mlir::ModuleOp module, const std::string &entry,
-          const TargetOptions &options, std::string &error) const = 0;
+  virtual std::unique_ptr<Executable> compile(mlir::ModuleOp module,
+                                              const std::string &entry,
+                                              const TargetOptions &options,
+                                              std::string &error) const = 0;
   /// Compiles `entry` ahead of time into a loadable library at `path`;
   /// targets that cannot say so.
   virtual bool emitLibrary(mlir::ModuleOp module, const std::string &entry,
@@ -159,8 +161,10 @@ void registerTargetPipeline(
           return errorHandler(name + ": cannot parse the options '" +
                               optionsStr + "'");
         if (pm.getOpAnchorName() != mlir::ModuleOp::getOperationName())
-          return errorHandler(name + " runs on builtin.module, but it was "
-                              "nested under '" + pm.getOpAnchorName() + "'");
+          return errorHandler(name +
+                              " runs on builtin.module, but it was "
+                              "nested under '" +
+                              pm.getOpAnchorName() + "'");
         std::string error;
         if (!build(pm, options, error))
           return errorHandler(name + ": " + error);

@@ -13,20 +13,20 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
-#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <deque>
-#include <mutex>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <mutex>
 
 using namespace mlir;
 
@@ -213,8 +213,7 @@ void CPUExecutable::freeResults(const std::vector<RawTensor> &inputs,
   std::vector<void *> in;
   for (const RawTensor &t : inputs)
     in.push_back(const_cast<uint8_t *>(t.data.data()));
-  for (void *p :
-       detail::resultAllocations(resultStruct, impl->resultRanks, in))
+  for (void *p : detail::resultAllocations(resultStruct, impl->resultRanks, in))
     std::free(p);
 }
 
