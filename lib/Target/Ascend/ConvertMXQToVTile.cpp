@@ -372,6 +372,80 @@ void preRoundFP4(Emitter &e, Value p, Value w, RoundMode mode, int64_t n) {
   e.binary(BinaryKind::mul, p, p, w, f32, n);
 }
 
+/// The codes of `format` for the f32 values `p` by integer code, for a
+/// format the core cannot cast to (FP6): NaN lanes become +0 (`nanZero`) or
+/// +max, the values are put on the format's grid (preRoundFP4's steps with
+/// the format's own quantum 2^(max(e, emin) - mbits)) and clamped to
+/// +-max, then the code is read off the f32 bits: a normal value's
+/// exponent field rebiased and its top mbits, a subnormal's mantissa from
+/// v + 2^emin (exact), and the sign. Codes are one per byte, in the low bits.
+/// `w`, `x` (n u32 lanes each) and `mask` are scratch; `p` is clobbered.
+void emitEmulatedCodes(Emitter &e, ElementFormat format, RoundMode mode,
+                       bool nanZero, Value p, Value w, Value x, Value mask,
+                       Value codes, int64_t n) {
+  const FormatInfo &info = formatInfo(format);
+  Type f32 = e.b.getF32Type();
+  MLIRContext *ctx = e.b.getContext();
+  Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  auto u = [&](uint32_t v) { return IntegerAttr::get(u32, v); };
+  auto f = [&](float v) { return FloatAttr::get(f32, v); };
+  int emin = info.emin(), m = int(info.mbits);
+  replaceNaNLanes(e, p, w, mask, f(nanZero ? 0.0f : info.maxFinite), f32, n);
+  // The grid: 2^(max(e, emin) - m) from the exponent field, divide, round
+  // in `mode`, multiply; all exact.
+  e.scalar(BinaryKind::And, w, p, u(0x7F800000), u32, n);
+  e.scalar(BinaryKind::max, w, w, u(uint32_t(127 + emin) << 23), u32, n);
+  e.scalar(BinaryKind::sub, w, w, u(uint32_t(m) << 23), u32, n);
+  e.binary(BinaryKind::div, p, p, w, f32, n);
+  e.cast(p, f32, p, f32, mode, false, n);
+  e.binary(BinaryKind::mul, p, p, w, f32, n);
+  e.scalar(BinaryKind::min, p, p, f(info.maxFinite), f32, n);
+  e.scalar(BinaryKind::max, p, p, f(-info.maxFinite), f32, n);
+  // |v| in w, the sign at the code's sign bit in p.
+  e.scalar(BinaryKind::And, w, p, u(0x7FFFFFFF), u32, n);
+  e.scalar(BinaryKind::And, p, p, u(0x80000000), u32, n);
+  e.scalar(BinaryKind::shr, p, p, u(32 - info.bits), u32, n);
+  // Subnormal lanes (|v| < 2^emin) read v + 2^emin less one exponent step,
+  // normal lanes |v|; both then lose (126 + emin) exponent steps and keep
+  // their top m mantissa bits.
+  uint32_t minNormal = uint32_t(127 + emin) << 23;
+  e.scalar(BinaryKind::add, x, w, f(std::ldexp(1.0f, emin)), f32, n);
+  e.scalar(BinaryKind::sub, x, x, u(1u << 23), u32, n);
+  e.cmps(CmpPredicate::lt, mask, w, u(minNormal), u32, n);
+  e.sel(x, mask, x, w, u32, n);
+  e.scalar(BinaryKind::sub, x, x, u(uint32_t(126 + emin) << 23), u32, n);
+  e.scalar(BinaryKind::shr, x, x, u(uint32_t(23 - m)), u32, n);
+  e.binary(BinaryKind::Or, x, x, p, u32, n);
+  e.cast(codes, u8, x, u32, RoundMode::none, false, n);
+}
+
+/// The f32 values `d` of the codes of `format` in `w` (u32 lanes), by
+/// integer code, for a format the core cannot cast from (FP6): the sign
+/// moved to bit 31; a normal code's exponent field rebiased by 126 + emin
+/// steps above its mantissa; a subnormal's value (code + 2^m) * 2^(emin - m)
+/// less 2^emin (exact). `x` (n u32 lanes) and `mask` are scratch; `w` is
+/// clobbered.
+void emitEmulatedDecode(Emitter &e, ElementFormat format, Value w, Value x,
+                        Value mask, Value d, int64_t n) {
+  const FormatInfo &info = formatInfo(format);
+  Type f32 = e.b.getF32Type();
+  Type u32 = IntegerType::get(e.b.getContext(), 32, IntegerType::Unsigned);
+  auto u = [&](uint32_t v) { return IntegerAttr::get(u32, v); };
+  int emin = info.emin(), m = int(info.mbits);
+  e.scalar(BinaryKind::shr, x, w, u(info.bits - 1), u32, n);
+  e.scalar(BinaryKind::shl, x, x, u(31), u32, n);
+  e.scalar(BinaryKind::And, w, w, u(info.signBit() - 1u), u32, n);
+  e.cmps(CmpPredicate::lt, mask, w, u(1u << m), u32, n);
+  e.scalar(BinaryKind::shl, w, w, u(uint32_t(23 - m)), u32, n);
+  e.scalar(BinaryKind::add, w, w, u(uint32_t(126 + emin) << 23), u32, n);
+  e.scalar(BinaryKind::add, d, w, u(1u << 23), u32, n);
+  e.scalar(BinaryKind::add, d, d, FloatAttr::get(f32, -std::ldexp(1.0f, emin)),
+           f32, n);
+  e.sel(d, mask, d, w, u32, n);
+  e.binary(BinaryKind::Or, d, d, x, u32, n);
+}
+
 /// The codes of the f32 products `p` (ref: quantize's encode): rounded to
 /// bf16 first under `product = bf16`; NaN lanes made +0 (`nan_element =
 /// zero`) or, for FP4 whose cast gives 0, the largest code (+6.0); then the
@@ -394,14 +468,18 @@ void emitCodes(Emitter &e, Type codeType, dialect::Rounding rounding,
     e.cast(q, bf16, p, f32, RoundMode::rint, false, n);
     e.cast(p, f32, q, bf16, RoundMode::none, false, n);
   }
+  ElementFormat format = *dialect::getElementFormat(codeType);
+  RoundMode mode = rounding == dialect::Rounding::away    ? RoundMode::round
+                   : rounding == dialect::Rounding::floor ? RoundMode::floor
+                                                          : RoundMode::rint;
+  if (format == ElementFormat::E2M3FN || format == ElementFormat::E3M2FN)
+    return emitEmulatedCodes(e, format, mode, nanZero, p, w, q, mask, codes,
+                             n);
   if (nanZero != fp4) // the cast gives +0 for FP4, the NaN code for FP8
     replaceNaNLanes(e, p, w, mask, FloatAttr::get(f32, nanZero ? 0.0 : 6.0),
                     f32, n);
   if (!fp4)
     return e.cast(codes, codeType, p, f32, RoundMode::rint, true, n);
-  RoundMode mode = rounding == dialect::Rounding::away    ? RoundMode::round
-                   : rounding == dialect::Rounding::floor ? RoundMode::floor
-                                                          : RoundMode::rint;
   if (preRound)
     preRoundFP4(e, p, w, mode, n);
   RoundMode toBF16 =
@@ -423,14 +501,20 @@ struct Plan {
   ElementFormat format;
   unsigned inBytes = 0, codeBits = 0;
   bool pairs = false;
+  /// The codes are encoded by integer code (FP6: the core has no cast).
+  bool emulate = false;
   int64_t tileRows = 0, tileCols = 0, slices = 0, rowTiles = 0, tiles = 0,
           cores = 0;
 };
 
-/// Whether the recipe goes through bf16 (FP4's cast, or the bf16 product).
+/// Whether the recipe goes through bf16 (FP4's cast, or the bf16 product),
+/// or needs Q as the emulated encode's third buffer.
 bool needsQ(const Plan &p) {
-  return p.format == ElementFormat::E2M1FN || p.productBF16;
+  return p.format == ElementFormat::E2M1FN || p.productBF16 || p.emulate;
 }
+
+/// Bytes a lane of Q takes: bf16, or u32 for the emulated encode.
+int64_t qLaneBytes(const Plan &p) { return p.emulate ? 4 : 2; }
 
 constexpr const char *kOneOpMessage =
     "the ascend target lowers a function that returns the codes and scales "
@@ -537,7 +621,7 @@ int64_t tileBytes(const Plan &p, int64_t t, int64_t c, bool dbl, bool needW) {
   bytes += depth * roundUp(n * p.inBytes, 32);                  // IN
   bytes += p.inBytes == 4 ? 0 : roundUp(n * 4, 32);             // X
   bytes += roundUp(n * 4, 32);                                  // P
-  bytes += needsQ(p) ? roundUp(n * 2, 32) : 0;                  // Q (bf16)
+  bytes += needsQ(p) ? roundUp(n * qLaneBytes(p), 32) : 0;      // Q
   bytes += needW ? roundUp(n * 4, 32) + roundUp(n / 8, 32) : 0; // W, lane mask
   bytes += depth * roundUp(n * p.codeBits / 8, 32);             // codes
   bytes += depth * t * nbPitch;                                 // scale bytes
@@ -553,7 +637,7 @@ int64_t columnBytes(const Plan &p, int64_t g, int64_t c, bool dbl, bool needW) {
   bytes += depth * roundUp(n * p.inBytes, 32);      // IN
   bytes += p.inBytes == 4 ? 0 : roundUp(n * 4, 32); // X
   bytes += roundUp(n * 4, 32);                      // A, then P
-  bytes += needsQ(p) ? roundUp(n * 2, 32) : 0;      // Q (bf16)
+  bytes += needsQ(p) ? roundUp(n * qLaneBytes(p), 32) : 0; // Q
   bytes += needW ? roundUp(n * 4, 32) + roundUp(n / 8, 32) : 0;
   bytes += depth * roundUp(n * p.codeBits / 8, 32); // codes
   bytes += depth * roundUp(nb, 32);                 // scale bytes
@@ -571,7 +655,7 @@ LogicalResult planColumns(func::FuncOp func, const Chip &chip,
                           "second-to-last axis only (codes pack along the "
                           "last)");
   bool needW = p.op.getNanElement() == dialect::NanElement::zero ||
-               p.format == ElementFormat::E2M1FN;
+               p.format == ElementFormat::E2M1FN || p.emulate;
   int64_t budget = chip.ubBytes - chip.ubReserved;
   auto fits = [&](int64_t g, int64_t c) {
     return columnBytes(p, g, c, options.doubleBuffer, needW) <= budget;
@@ -787,10 +871,10 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
   p.codeType = codes.getElementType();
   p.format = *dialect::getElementFormat(p.codeType);
   p.codeBits = p.format == ElementFormat::E2M1FN ? 4 : 8;
-  if (p.format == ElementFormat::E2M3FN || p.format == ElementFormat::E3M2FN)
-    return fail(func, "quantizes to " + Twine(formatInfo(p.format).name) +
-                          ", but the Ascend vector core has no FP6 cast");
-  if (!chip.mxCasts)
+  // FP6: the core has no cast; the codes are encoded by integer code.
+  p.emulate =
+      p.format == ElementFormat::E2M3FN || p.format == ElementFormat::E3M2FN;
+  if (!chip.mxCasts && !p.emulate)
     return fail(func, "chip " + Twine(chip.name) +
                           " has no fp8/fp4 cast instructions, and the "
                           "integer emulation of the MX casts is not built "
@@ -801,7 +885,7 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
   if (p.columns)
     return planColumns(func, chip, options, p);
   bool needW = p.op.getNanElement() == dialect::NanElement::zero ||
-               p.format == ElementFormat::E2M1FN;
+               p.format == ElementFormat::E2M1FN || p.emulate;
   Tiling t;
   if (failed(pickBlockColumnTiling(
           func, chip, options, p.rows, p.k, p.block,
@@ -827,7 +911,7 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   const bool dbl = options.doubleBuffer;
   const bool fp4 = p.format == ElementFormat::E2M1FN;
   const bool nanZero = op.getNanElement() == dialect::NanElement::zero;
-  const bool needW = nanZero || fp4;
+  const bool needW = nanZero || fp4 || p.emulate;
   BlockPolicy policy{op.getScaleAlgorithm(), op.getInfPolicy(),
                      op.getUnderflow(), p.format};
   auto rounding = op.getRounding();
@@ -856,7 +940,7 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   int64_t inSize = roundUp(N * p.inBytes, 32);
   Value xBuf = p.inBytes == 4 ? Value() : e.buffer(N * 4);
   Value pBuf = e.buffer(N * 4);
-  Value qBuf = needsQ(p) ? e.buffer(N * 2) : Value();
+  Value qBuf = needsQ(p) ? e.buffer(N * qLaneBytes(p)) : Value();
   Value wBuf = needW ? e.buffer(N * 4) : Value();
   Value laneMask = needW ? e.buffer(N / 8) : Value();
   int64_t codeSize = roundUp(N * p.codeBits / 8, 32);
@@ -1005,7 +1089,7 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   const bool dbl = options.doubleBuffer;
   const bool fp4 = p.format == ElementFormat::E2M1FN;
   const bool nanZero = op.getNanElement() == dialect::NanElement::zero;
-  const bool needW = nanZero || fp4;
+  const bool needW = nanZero || fp4 || p.emulate;
   // Every attribute is read now: the op goes with the old body.
   auto algorithm = op.getScaleAlgorithm();
   auto infPolicy = op.getInfPolicy();
@@ -1041,7 +1125,7 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   int64_t inSize = roundUp(N * p.inBytes, 32);
   Value xBuf = p.inBytes == 4 ? Value() : e.buffer(N * 4);
   Value pBuf = e.buffer(N * 4);
-  Value qBuf = needsQ(p) ? e.buffer(N * 2) : Value();
+  Value qBuf = needsQ(p) ? e.buffer(N * qLaneBytes(p)) : Value();
   Value wBuf = needW ? e.buffer(N * 4) : Value();
   Value laneMask = needW ? e.buffer(N / 8) : Value();
   int64_t codeSize = roundUp(N * p.codeBits / 8, 32);
@@ -1159,6 +1243,8 @@ struct DequantizePlan {
   ElementFormat format;
   unsigned codeBits = 8, outBytes = 4;
   bool pairs = false, saturate = false;
+  /// The codes are decoded by integer code (FP6: the core has no cast).
+  bool emulate = false;
   int64_t tileRows = 0, tileCols = 0, slices = 0, tiles = 0, cores = 0;
 };
 
@@ -1170,6 +1256,7 @@ int64_t dequantizeBytes(const DequantizePlan &p, int64_t t, int64_t c,
   bytes += depth * t * roundUp(c / p.block, 32);               // scale bytes
   bytes += roundUp(n * 4, 32);                                 // D (decoded)
   bytes += p.codeBits == 4 ? roundUp(n * 2, 32) : 0;           // Q (bf16)
+  bytes += p.emulate ? roundUp(n * 4, 32) : 0;                 // X (sign)
   bytes += roundUp(n * 4, 32) + roundUp(n / 8, 32);            // W, lane mask
   bytes += (p.outBytes == 4 ? depth : 1) * roundUp(n * 4, 32); // P
   bytes += p.outBytes == 4 ? 0 : depth * roundUp(n * p.outBytes, 32);
@@ -1212,10 +1299,10 @@ LogicalResult planDequantize(func::FuncOp func, const Chip &chip,
   p.codeType = codes.getElementType();
   p.format = *dialect::getElementFormat(p.codeType);
   p.codeBits = p.format == ElementFormat::E2M1FN ? 4 : 8;
-  if (p.format == ElementFormat::E2M3FN || p.format == ElementFormat::E3M2FN)
-    return fail(func, "dequantizes " + Twine(formatInfo(p.format).name) +
-                          ", but the Ascend vector core has no FP6 cast");
-  if (!chip.mxCasts)
+  // FP6: the core has no cast; the codes are decoded by integer code.
+  p.emulate =
+      p.format == ElementFormat::E2M3FN || p.format == ElementFormat::E3M2FN;
+  if (!chip.mxCasts && !p.emulate)
     return fail(func, "chip " + Twine(chip.name) +
                           " has no fp8/fp4 cast instructions, and the "
                           "integer emulation of the MX casts is not built "
@@ -1269,7 +1356,7 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   int64_t scaleSize = T * scalePitch;
   Value scaleBuf = e.buffer(depth * scaleSize);
   Value dBuf = e.buffer(N * 4);
-  Value qBuf = fp4 ? e.buffer(N * 2) : Value();
+  Value qBuf = fp4 ? e.buffer(N * 2) : p.emulate ? e.buffer(N * 4) : Value();
   Value wBuf = e.buffer(N * 4), laneMask = e.buffer(N / 8);
   int64_t pSize = roundUp(N * 4, 32);
   Value pBuf = e.buffer((p.outBytes == 4 ? depth : 1) * pSize);
@@ -1312,6 +1399,9 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   if (fp4) {
     e.cast(qBuf, bf16, codesUB, p.codeType, RoundMode::none, false, N);
     e.cast(dBuf, f32, qBuf, bf16, RoundMode::none, false, N);
+  } else if (p.emulate) {
+    e.cast(wBuf, u32, codesUB, u8, RoundMode::none, false, N);
+    emitEmulatedDecode(e, p.format, wBuf, qBuf, laneMask, dBuf, N);
   } else {
     e.cast(dBuf, f32, codesUB, p.codeType, RoundMode::none, false, N);
   }

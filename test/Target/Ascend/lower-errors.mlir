@@ -52,15 +52,6 @@ func.func @swizzled(%x: tensor<128x128xbf16>) -> (tensor<128x128xf8E4M3FN>, tens
 
 // -----
 
-// expected-error @+1 {{@fp6: quantizes to f6E2M3FN, but the Ascend vector core has no FP6 cast}}
-func.func @fp6(%x: tensor<4x64xbf16>) -> (tensor<4x64xf6E2M3FN>, tensor<4x2xf8E8M0FNU>) {
-  %q, %s = mxq.quantize %x axis = 1 scale = floor
-      : tensor<4x64xbf16> -> tensor<4x64xf6E2M3FN>, tensor<4x2xf8E8M0FNU>
-  return %q, %s : tensor<4x64xf6E2M3FN>, tensor<4x2xf8E8M0FNU>
-}
-
-// -----
-
 // expected-error @+1 {{@two_ops: the ascend target lowers a function that returns the codes and scales of one mxq.quantize (or mxq.two_level_quantize) of its argument, or the result of one mxq.dequantize or mxq.fake_quant of its arguments; other functions are not lowered yet}}
 func.func @two_ops(%x: tensor<4x64xbf16>) -> tensor<4x64xf32> {
   %q, %s = mxq.quantize %x axis = 1 scale = floor
@@ -84,14 +75,6 @@ func.func @fake_axis0_rank3(%x: tensor<2x4x64xf32>, %s: tensor<2xf32>, %z: tenso
 func.func @dequant_axis0(%q: tensor<64x64xf8E4M3FN>, %s: tensor<2x64xf8E8M0FNU>) -> tensor<64x64xf32> {
   %y = mxq.dequantize %q, %s axis = 0 : tensor<64x64xf8E4M3FN>, tensor<2x64xf8E8M0FNU> -> tensor<64x64xf32>
   return %y : tensor<64x64xf32>
-}
-
-// -----
-
-// expected-error @+1 {{@dequant_fp6: dequantizes f6E2M3FN, but the Ascend vector core has no FP6 cast}}
-func.func @dequant_fp6(%q: tensor<4x64xf6E2M3FN>, %s: tensor<4x2xf8E8M0FNU>) -> tensor<4x64xf32> {
-  %y = mxq.dequantize %q, %s axis = 1 : tensor<4x64xf6E2M3FN>, tensor<4x2xf8E8M0FNU> -> tensor<4x64xf32>
-  return %y : tensor<4x64xf32>
 }
 
 // -----

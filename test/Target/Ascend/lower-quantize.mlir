@@ -128,3 +128,27 @@ func.func @fp4_away_f32(%x: tensor<16x256xf32>) -> (tensor<16x256xf4E2M1FN>, ten
       : tensor<16x256xf32> -> tensor<16x256xf4E2M1FN>, tensor<16x8xf8E8M0FNU>
   return %q, %s : tensor<16x256xf4E2M1FN>, tensor<16x8xf8E8M0FNU>
 }
+
+// -----
+
+// FP6 (no cast on the core): the codes by integer code. The grid's quantum
+// from the exponent field, Truncate<float>, the clamp to +-7.5, the sign to
+// bit 5, the subnormal path through v + 2^0 and the normal path's rebias,
+// then one byte a code.
+// CHECK-LABEL: func.func @fp6(
+// CHECK:   vtile.vscalar <max> {{.*}}, 1065353216 : ui32
+// CHECK:   vtile.vscalar <sub> {{.*}}, 25165824 : ui32
+// CHECK:   vtile.vcast {{.*}} <rint> : f32 to f32
+// CHECK:   vtile.vscalar <min> {{.*}}, 7.500000e+00 : f32
+// CHECK:   vtile.vscalar <max> {{.*}}, -7.500000e+00 : f32
+// CHECK:   vtile.vscalar <shr> {{.*}}, 26 : ui32
+// CHECK:   vtile.vscalar <add> {{.*}}, 1.000000e+00 : f32
+// CHECK:   vtile.vsel
+// CHECK:   vtile.vscalar <shr> {{.*}}, 20 : ui32
+// CHECK:   vtile.vbinary <or>
+// CHECK:   vtile.vcast {{.*}} <none> : ui32 to ui8
+func.func @fp6(%x: tensor<16x256xbf16>) -> (tensor<16x256xf6E2M3FN>, tensor<16x8xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = floor
+      : tensor<16x256xbf16> -> tensor<16x256xf6E2M3FN>, tensor<16x8xf8E8M0FNU>
+  return %q, %s : tensor<16x256xf6E2M3FN>, tensor<16x8xf8E8M0FNU>
+}

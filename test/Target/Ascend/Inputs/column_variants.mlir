@@ -92,3 +92,17 @@ func.func @col_fp4_f16_pairs(%x: tensor<?x?xf16>) -> (tensor<?x?xf4E2M1FN>, tens
       : tensor<?x?xf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>
   return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>
 }
+
+// FP6 along a non-last axis (integer encode).
+
+func.func @col_fp6_e2m3(%x: tensor<?x?xbf16>) -> (tensor<?x?xf6E2M3FN>, tensor<?x?xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 0 scale = floor
+      : tensor<?x?xbf16> -> tensor<?x?xf6E2M3FN>, tensor<?x?xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf6E2M3FN>, tensor<?x?xf8E8M0FNU>
+}
+
+func.func @col_fp6_e3m2_pairs(%x: tensor<?x?xf32>) -> (tensor<?x?xf6E3M2FN>, tensor<?x?x2xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 0 scale = floor layout = pairs
+      : tensor<?x?xf32> -> tensor<?x?xf6E3M2FN>, tensor<?x?x2xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf6E3M2FN>, tensor<?x?x2xf8E8M0FNU>
+}

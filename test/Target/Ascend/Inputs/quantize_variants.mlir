@@ -323,3 +323,30 @@ func.func @fp4_floor_f16(%x: tensor<?x?xf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?
       : tensor<?x?xf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>
   return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>
 }
+
+// FP6: no cast on the core; encoded by integer code (nan_element, product,
+// scale algorithms and layouts; FP6 rounds to nearest even only).
+
+func.func @fp6_e2m3_rne_bf16(%x: tensor<?x?xbf16>) -> (tensor<?x?xf6E2M3FN>, tensor<?x?xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = floor
+      : tensor<?x?xbf16> -> tensor<?x?xf6E2M3FN>, tensor<?x?xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf6E2M3FN>, tensor<?x?xf8E8M0FNU>
+}
+
+func.func @fp6_e3m2_even_f16(%x: tensor<?x?xf16>) -> (tensor<?x?xf6E3M2FN>, tensor<?x?xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = even
+      : tensor<?x?xf16> -> tensor<?x?xf6E3M2FN>, tensor<?x?xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf6E3M2FN>, tensor<?x?xf8E8M0FNU>
+}
+
+func.func @fp6_e2m3_ceil_nanzero_f32(%x: tensor<?x?xf32>) -> (tensor<?x?xf6E2M3FN>, tensor<?x?xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = ceil nan_element = zero
+      : tensor<?x?xf32> -> tensor<?x?xf6E2M3FN>, tensor<?x?xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf6E2M3FN>, tensor<?x?xf8E8M0FNU>
+}
+
+func.func @fp6_e3m2_product_pairs_bf16(%x: tensor<?x?xbf16>) -> (tensor<?x?xf6E3M2FN>, tensor<?x?x2xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = rceil inf = saturate product = bf16 layout = pairs
+      : tensor<?x?xbf16> -> tensor<?x?xf6E3M2FN>, tensor<?x?x2xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf6E3M2FN>, tensor<?x?x2xf8E8M0FNU>
+}
