@@ -373,13 +373,16 @@ void preRoundFP4(Emitter &e, Value p, Value w, RoundMode mode, int64_t n) {
 }
 
 /// The codes of `format` for the f32 values `p` by integer code, for a
-/// format the core cannot cast to (FP6): NaN lanes become +0 (`nanZero`) or
-/// +max, the values are put on the format's grid (preRoundFP4's steps with
-/// the format's own quantum 2^(max(e, emin) - mbits)) and clamped to
-/// +-max, then the code is read off the f32 bits: a normal value's
-/// exponent field rebiased and its top mbits, a subnormal's mantissa from
-/// v + 2^emin (exact), and the sign. Codes are one per byte, in the low bits.
-/// `w`, `x` (n u32 lanes each) and `mask` are scratch; `p` is clobbered.
+/// format the core cannot cast to (FP6 on every chip; FP8 and FP4 on a
+/// chip without MX casts, a2): the values are put on the format's grid
+/// (preRoundFP4's steps with the format's own quantum 2^(max(e, emin) -
+/// mbits)) and clamped to +-max (saturation), then the code is read off the
+/// f32 bits: a normal value's exponent field rebiased and its top mbits, a
+/// subnormal's mantissa from v + 2^emin (exact), and the sign. NaN lanes
+/// give +0 (`nanZero`), the NaN code where the format has one, else +max.
+/// FP4 codes are then packed two a byte (element 2i in the low nibble),
+/// the others one a byte. `w`, `x` (n u32 lanes each) and `mask` are
+/// scratch; `p` is clobbered.
 void emitEmulatedCodes(Emitter &e, ElementFormat format, RoundMode mode,
                        bool nanZero, Value p, Value w, Value x, Value mask,
                        Value codes, int64_t n) {
@@ -387,11 +390,25 @@ void emitEmulatedCodes(Emitter &e, ElementFormat format, RoundMode mode,
   Type f32 = e.b.getF32Type();
   MLIRContext *ctx = e.b.getContext();
   Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  Type u16 = IntegerType::get(ctx, 16, IntegerType::Unsigned);
   Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
   auto u = [&](uint32_t v) { return IntegerAttr::get(u32, v); };
   auto f = [&](float v) { return FloatAttr::get(f32, v); };
   int emin = info.emin(), m = int(info.mbits);
-  replaceNaNLanes(e, p, w, mask, f(nanZero ? 0.0f : info.maxFinite), f32, n);
+  bool nanCode = info.hasNaN && !nanZero;
+  if (nanCode) {
+    // x: the NaN code on NaN lanes, 0 elsewhere (ORed in with the sign);
+    // NaN lanes then encode +0.
+    e.scalar(BinaryKind::And, w, p, u(0x7FFFFFFF), u32, n);
+    e.cmps(CmpPredicate::gt, mask, w, u(0x7F800000), u32, n);
+    e.dup(x, u(info.nanCode), u32, n);
+    e.dup(w, u(0), u32, n);
+    e.sel(x, mask, x, w, u32, n);
+    e.sel(p, mask, w, p, u32, n);
+  } else {
+    replaceNaNLanes(e, p, w, mask, f(nanZero ? 0.0f : info.maxFinite), f32,
+                    n);
+  }
   // The grid: 2^(max(e, emin) - m) from the exponent field, divide, round
   // in `mode`, multiply; all exact.
   e.scalar(BinaryKind::And, w, p, u(0x7F800000), u32, n);
@@ -402,10 +419,12 @@ void emitEmulatedCodes(Emitter &e, ElementFormat format, RoundMode mode,
   e.binary(BinaryKind::mul, p, p, w, f32, n);
   e.scalar(BinaryKind::min, p, p, f(info.maxFinite), f32, n);
   e.scalar(BinaryKind::max, p, p, f(-info.maxFinite), f32, n);
-  // |v| in w, the sign at the code's sign bit in p.
+  // |v| in w, the sign at the code's sign bit (and any NaN code) in p.
   e.scalar(BinaryKind::And, w, p, u(0x7FFFFFFF), u32, n);
   e.scalar(BinaryKind::And, p, p, u(0x80000000), u32, n);
   e.scalar(BinaryKind::shr, p, p, u(32 - info.bits), u32, n);
+  if (nanCode)
+    e.binary(BinaryKind::Or, p, p, x, u32, n);
   // Subnormal lanes (|v| < 2^emin) read v + 2^emin less one exponent step,
   // normal lanes |v|; both then lose (126 + emin) exponent steps and keep
   // their top m mantissa bits.
@@ -417,15 +436,26 @@ void emitEmulatedCodes(Emitter &e, ElementFormat format, RoundMode mode,
   e.scalar(BinaryKind::sub, x, x, u(uint32_t(126 + emin) << 23), u32, n);
   e.scalar(BinaryKind::shr, x, x, u(uint32_t(23 - m)), u32, n);
   e.binary(BinaryKind::Or, x, x, p, u32, n);
-  e.cast(codes, u8, x, u32, RoundMode::none, false, n);
+  if (format != ElementFormat::E2M1FN)
+    return e.cast(codes, u8, x, u32, RoundMode::none, false, n);
+  // FP4: one code a byte in w, then each 16-bit pair (lo | hi << 8) packed
+  // to lo | hi << 4.
+  e.cast(w, u8, x, u32, RoundMode::none, false, n);
+  e.scalar(BinaryKind::shr, p, w, IntegerAttr::get(u16, 4), u16, n / 2);
+  e.scalar(BinaryKind::And, p, p, IntegerAttr::get(u16, 0xF0), u16, n / 2);
+  e.scalar(BinaryKind::And, w, w, IntegerAttr::get(u16, 0x0F), u16, n / 2);
+  e.binary(BinaryKind::Or, p, p, w, u16, n / 2);
+  e.cast(codes, u8, p, u16, RoundMode::none, false, n / 2);
 }
 
 /// The f32 values `d` of the codes of `format` in `w` (u32 lanes), by
-/// integer code, for a format the core cannot cast from (FP6): the sign
-/// moved to bit 31; a normal code's exponent field rebiased by 126 + emin
-/// steps above its mantissa; a subnormal's value (code + 2^m) * 2^(emin - m)
-/// less 2^emin (exact). `x` (n u32 lanes) and `mask` are scratch; `w` is
-/// clobbered.
+/// integer code, for a format the core cannot cast from (FP6 on every chip;
+/// FP8 and FP4 without MX casts): the sign moved to bit 31; a normal code's
+/// exponent field rebiased by 126 + emin steps above its mantissa; a
+/// subnormal's value (code + 2^m) * 2^(emin - m) less 2^emin (exact). E4M3's
+/// NaN codes read as +-480 there and become NaN; E5M2's exponent field 31
+/// reads as 2^16 or more and becomes +-Inf or NaN. `x` (n u32 lanes) and
+/// `mask` are scratch; `w` is clobbered.
 void emitEmulatedDecode(Emitter &e, ElementFormat format, Value w, Value x,
                         Value mask, Value d, int64_t n) {
   const FormatInfo &info = formatInfo(format);
@@ -444,6 +474,20 @@ void emitEmulatedDecode(Emitter &e, ElementFormat format, Value w, Value x,
            f32, n);
   e.sel(d, mask, d, w, u32, n);
   e.binary(BinaryKind::Or, d, d, x, u32, n);
+  if (format == ElementFormat::E4M3FN) { // 0x7F, 0xFF: NaN (read as 480)
+    e.scalar(BinaryKind::And, w, d, u(0x7FFFFFFF), u32, n);
+    e.cmps(CmpPredicate::eq, mask, w, u(0x43F00000), u32, n);
+    e.dup(x, u(0x7FC00000), u32, n);
+    e.sel(d, mask, x, d, u32, n);
+  } else if (format == ElementFormat::E5M2) { // exponent field 31
+    e.scalar(BinaryKind::And, w, d, u(0x7FFFFFFF), u32, n);
+    e.cmps(CmpPredicate::gt, mask, w, u(0x47800000), u32, n); // NaN codes
+    e.dup(x, u(0x7FC00000), u32, n);
+    e.sel(d, mask, x, d, u32, n);
+    e.cmps(CmpPredicate::eq, mask, w, u(0x47800000), u32, n); // +-Inf
+    e.scalar(BinaryKind::add, x, d, u(0x7F800000 - 0x47800000), u32, n);
+    e.sel(d, mask, x, d, u32, n);
+  }
 }
 
 /// The codes of the f32 products `p` (ref: quantize's encode): rounded to
@@ -460,8 +504,8 @@ void emitEmulatedDecode(Emitter &e, ElementFormat format, Value w, Value x,
 /// exact and the FP4 cast does not round. `q` (bf16 lanes), `w` and `mask`
 /// are scratch.
 void emitCodes(Emitter &e, Type codeType, dialect::Rounding rounding,
-               bool productBF16, bool nanZero, bool preRound, Value p, Value q,
-               Value w, Value mask, Value codes, int64_t n) {
+               bool productBF16, bool nanZero, bool preRound, bool emulate,
+               Value p, Value q, Value w, Value mask, Value codes, int64_t n) {
   Type f32 = e.b.getF32Type(), bf16 = e.b.getBF16Type();
   bool fp4 = isa<Float4E2M1FNType>(codeType);
   if (productBF16) {
@@ -472,7 +516,7 @@ void emitCodes(Emitter &e, Type codeType, dialect::Rounding rounding,
   RoundMode mode = rounding == dialect::Rounding::away    ? RoundMode::round
                    : rounding == dialect::Rounding::floor ? RoundMode::floor
                                                           : RoundMode::rint;
-  if (format == ElementFormat::E2M3FN || format == ElementFormat::E3M2FN)
+  if (emulate) // `q` holds u32 lanes then
     return emitEmulatedCodes(e, format, mode, nanZero, p, w, q, mask, codes,
                              n);
   if (nanZero != fp4) // the cast gives +0 for FP4, the NaN code for FP8
@@ -871,14 +915,10 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
   p.codeType = codes.getElementType();
   p.format = *dialect::getElementFormat(p.codeType);
   p.codeBits = p.format == ElementFormat::E2M1FN ? 4 : 8;
-  // FP6: the core has no cast; the codes are encoded by integer code.
-  p.emulate =
-      p.format == ElementFormat::E2M3FN || p.format == ElementFormat::E3M2FN;
-  if (!chip.mxCasts && !p.emulate)
-    return fail(func, "chip " + Twine(chip.name) +
-                          " has no fp8/fp4 cast instructions, and the "
-                          "integer emulation of the MX casts is not built "
-                          "yet");
+  // FP6 (the core has no cast) and every format on a chip without MX casts
+  // (a2): the codes are encoded by integer code.
+  p.emulate = p.format == ElementFormat::E2M3FN ||
+              p.format == ElementFormat::E3M2FN || !chip.mxCasts;
   TilingOptions options;
   if (failed(applyTileContract(func, p, in.getShape(), requested, options)))
     return failure();
@@ -1041,8 +1081,8 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   if (p.inBytes == 4)
     e.flag(true, Pipe::v, Pipe::mte2, pp);
   emitCodes(e, p.codeType, rounding, productBF16, nanZero,
-            /*preRound=*/fp4 && !productBF16 && !p.inType.isBF16(), pBuf, qBuf,
-            wBuf, laneMask, codesUB, N);
+            /*preRound=*/fp4 && !productBF16 && !p.inType.isBF16(),
+            p.emulate, pBuf, qBuf, wBuf, laneMask, codesUB, N);
 
   // DMA out: the codes row by row, the scales block-row (or pair) by
   // block-row.
@@ -1208,8 +1248,8 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   if (p.inBytes == 4)
     e.flag(true, Pipe::v, Pipe::mte2, pp); // IN (= X) consumed
   emitCodes(e, p.codeType, rounding, productBF16, nanZero,
-            /*preRound=*/fp4 && !productBF16 && !p.inType.isBF16(), pBuf, qBuf,
-            wBuf, laneMask, codesUB, N);
+            /*preRound=*/fp4 && !productBF16 && !p.inType.isBF16(),
+            p.emulate, pBuf, qBuf, wBuf, laneMask, codesUB, N);
 
   // DMA out.
   e.flag(true, Pipe::v, Pipe::mte3, pp);
@@ -1255,8 +1295,9 @@ int64_t dequantizeBytes(const DequantizePlan &p, int64_t t, int64_t c,
   bytes += depth * roundUp(n * p.codeBits / 8, 32);            // codes
   bytes += depth * t * roundUp(c / p.block, 32);               // scale bytes
   bytes += roundUp(n * 4, 32);                                 // D (decoded)
-  bytes += p.codeBits == 4 ? roundUp(n * 2, 32) : 0;           // Q (bf16)
-  bytes += p.emulate ? roundUp(n * 4, 32) : 0;                 // X (sign)
+  bytes += p.emulate                                           // X, or Q
+               ? roundUp(n * 4, 32)
+               : (p.codeBits == 4 ? roundUp(n * 2, 32) : 0);
   bytes += roundUp(n * 4, 32) + roundUp(n / 8, 32);            // W, lane mask
   bytes += (p.outBytes == 4 ? depth : 1) * roundUp(n * 4, 32); // P
   bytes += p.outBytes == 4 ? 0 : depth * roundUp(n * p.outBytes, 32);
@@ -1299,14 +1340,10 @@ LogicalResult planDequantize(func::FuncOp func, const Chip &chip,
   p.codeType = codes.getElementType();
   p.format = *dialect::getElementFormat(p.codeType);
   p.codeBits = p.format == ElementFormat::E2M1FN ? 4 : 8;
-  // FP6: the core has no cast; the codes are decoded by integer code.
-  p.emulate =
-      p.format == ElementFormat::E2M3FN || p.format == ElementFormat::E3M2FN;
-  if (!chip.mxCasts && !p.emulate)
-    return fail(func, "chip " + Twine(chip.name) +
-                          " has no fp8/fp4 cast instructions, and the "
-                          "integer emulation of the MX casts is not built "
-                          "yet");
+  // FP6 (the core has no cast) and every format on a chip without MX casts
+  // (a2): the codes are decoded by integer code.
+  p.emulate = p.format == ElementFormat::E2M3FN ||
+              p.format == ElementFormat::E3M2FN || !chip.mxCasts;
   p.outType = out.getElementType();
   p.outBytes = p.outType.getIntOrFloatBitWidth() / 8;
   p.saturate = op.getCast() == dialect::ResultCast::saturate;
@@ -1356,7 +1393,7 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   int64_t scaleSize = T * scalePitch;
   Value scaleBuf = e.buffer(depth * scaleSize);
   Value dBuf = e.buffer(N * 4);
-  Value qBuf = fp4 ? e.buffer(N * 2) : p.emulate ? e.buffer(N * 4) : Value();
+  Value qBuf = p.emulate ? e.buffer(N * 4) : fp4 ? e.buffer(N * 2) : Value();
   Value wBuf = e.buffer(N * 4), laneMask = e.buffer(N / 8);
   int64_t pSize = roundUp(N * 4, 32);
   Value pBuf = e.buffer((p.outBytes == 4 ? depth : 1) * pSize);
@@ -1396,12 +1433,24 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   e.flag(false, Pipe::mte2, Pipe::v, pp);
 
   // Decode (exact) and widen the scale bytes.
-  if (fp4) {
-    e.cast(qBuf, bf16, codesUB, p.codeType, RoundMode::none, false, N);
-    e.cast(dBuf, f32, qBuf, bf16, RoundMode::none, false, N);
+  if (p.emulate && fp4) {
+    // Nibbles to bytes: each packed byte (u16 lane lo | hi << 4) becomes
+    // lo | hi << 8, one code a byte, then one a u32 lane.
+    Type u16 = IntegerType::get(ctx, 16, IntegerType::Unsigned);
+    auto u16v = [&](int64_t v) { return IntegerAttr::get(u16, v); };
+    e.cast(qBuf, u16, codesUB, u8, RoundMode::none, false, N / 2);
+    e.scalar(BinaryKind::And, wBuf, qBuf, u16v(0x0F), u16, N / 2);
+    e.scalar(BinaryKind::And, qBuf, qBuf, u16v(0xF0), u16, N / 2);
+    e.scalar(BinaryKind::shl, qBuf, qBuf, u16v(4), u16, N / 2);
+    e.binary(BinaryKind::Or, qBuf, qBuf, wBuf, u16, N / 2);
+    e.cast(wBuf, u32, qBuf, u8, RoundMode::none, false, N);
+    emitEmulatedDecode(e, p.format, wBuf, qBuf, laneMask, dBuf, N);
   } else if (p.emulate) {
     e.cast(wBuf, u32, codesUB, u8, RoundMode::none, false, N);
     emitEmulatedDecode(e, p.format, wBuf, qBuf, laneMask, dBuf, N);
+  } else if (fp4) {
+    e.cast(qBuf, bf16, codesUB, p.codeType, RoundMode::none, false, N);
+    e.cast(dBuf, f32, qBuf, bf16, RoundMode::none, false, N);
   } else {
     e.cast(dBuf, f32, codesUB, p.codeType, RoundMode::none, false, N);
   }
@@ -1478,6 +1527,8 @@ struct FakeQuantPlan {
   Type inType, format;
   unsigned inBytes = 4;
   float quantMin = 0, quantMax = 0;
+  /// The FP8 casts by integer code (a chip without MX casts: a2).
+  bool emulate = false;
   int64_t tileRows = 0, tileCols = 0, slices = 0, tiles = 0, cores = 0;
 };
 
@@ -1491,6 +1542,7 @@ int64_t fakeQuantBytes(const FakeQuantPlan &p, int64_t t, int64_t c, bool dbl) {
   bytes += (p.inBytes == 4 ? depth : 1) * roundUp(n * 4, 32);       // P
   bytes += p.inBytes == 4 ? 0 : depth * roundUp(n * p.inBytes, 32); // OUT
   bytes += roundUp(n, 32) + roundUp(n * 4, 32) + roundUp(n / 8, 32);
+  bytes += p.emulate ? 2 * roundUp(n * 4, 32) : 0; // the emulation's scratch
   return bytes;
 }
 
@@ -1517,11 +1569,7 @@ LogicalResult planFakeQuant(func::FuncOp func, const Chip &chip,
   if (!isa<Float8E4M3FNType, Float8E5M2Type>(p.format))
     return fail(func, "fake-quantizes to " + Twine(str(p.format)) +
                           "; the Ascend vector core casts f32 to FP8 only");
-  if (!chip.mxCasts)
-    return fail(func, "chip " + Twine(chip.name) +
-                          " has no fp8/fp4 cast instructions, and the "
-                          "integer emulation of the MX casts is not built "
-                          "yet");
+  p.emulate = !chip.mxCasts;
   if (auto axis = op.getAxis()) {
     if (int64_t(*axis) == rank - 1)
       p.channels = FakeQuantPlan::Channels::Columns;
@@ -1595,6 +1643,8 @@ void emitFakeQuant(func::FuncOp func, const Chip &chip, const FakeQuantPlan &p,
   Value outBuf = p.inBytes == 4 ? Value() : e.buffer(depth * outSize);
   Value codeBuf = e.buffer(N), wBuf = e.buffer(N * 4),
         laneMask = e.buffer(N / 8);
+  Value e1 = p.emulate ? e.buffer(N * 4) : Value(),
+        e2 = p.emulate ? e.buffer(N * 4) : Value();
 
   openTileLoop(e, f, p.tiles, p.cores, dbl);
   Value t = f.t, pp = f.pp, zero = e.idx(0), one = e.idx(1);
@@ -1667,10 +1717,21 @@ void emitFakeQuant(func::FuncOp func, const Chip &chip, const FakeQuantPlan &p,
   e.scalar(BinaryKind::min, wBuf, wBuf, FloatAttr::get(f32, p.quantMax), f32,
            N);
   // Through the code and back, then (q - zero) * step.
-  e.cast(codeBuf, p.format, wBuf, f32, RoundMode::rint, true, N);
+  ElementFormat format = *dialect::getElementFormat(p.format);
+  if (p.emulate)
+    emitEmulatedCodes(e, format, RoundMode::rint, /*nanZero=*/false, wBuf, e1,
+                      e2, laneMask, codeBuf, N);
+  else
+    e.cast(codeBuf, p.format, wBuf, f32, RoundMode::rint, true, N);
   if (p.inBytes == 4)
     e.flag(false, Pipe::mte3, Pipe::v, pp); // P is this tile's output
-  e.cast(P, f32, codeBuf, p.format, RoundMode::none, false, N);
+  if (p.emulate) {
+    e.cast(e1, u32, codeBuf, IntegerType::get(ctx, 8, IntegerType::Unsigned),
+           RoundMode::none, false, N);
+    emitEmulatedDecode(e, format, e1, e2, laneMask, P, N);
+  } else {
+    e.cast(P, f32, codeBuf, p.format, RoundMode::none, false, N);
+  }
   e.binary(BinaryKind::sub, P, P, zBuf, f32, N);
   e.binary(BinaryKind::mul, P, P, sBuf, f32, N);
   replaceNaNLanes(e, P, wBuf, laneMask, u32v(0x7FC00000), u32, N);
@@ -1698,6 +1759,8 @@ struct TwoLevelPlan {
   int64_t rows = 1, k = 0;
   Type inType;
   bool ftz = false, nanZero = false;
+  /// The FP4 cast by integer code (a chip without MX casts: a2).
+  bool emulate = false;
   dialect::Rounding rounding = dialect::Rounding::rne;
   int64_t tileRows = 0, tileCols = 0, slices = 0, tiles = 0, cores = 0;
 };
@@ -1739,11 +1802,7 @@ LogicalResult planTwoLevel(func::FuncOp func, const Chip &chip,
     return fail(func, "needs static shapes (mxq-run specialises a function "
                       "to its inputs' shapes before lowering it)");
   p.inType = in.getElementType();
-  if (!chip.mxCasts)
-    return fail(func, "chip " + Twine(chip.name) +
-                          " has no fp8/fp4 cast instructions, and the "
-                          "integer emulation of the MX casts is not built "
-                          "yet");
+  p.emulate = !chip.mxCasts;
   for (int64_t d : in.getShape().drop_back())
     p.rows *= d;
   p.k = in.getShape().back();
@@ -1928,19 +1987,29 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
                                          u32, kBlock1);
              });
   e.binary(BinaryKind::mul, P, P, W, f32, N);
-  if (!p.nanZero) { // NaN: the largest code (the cast would give 0)
-    replaceNaNLanes(e, P, W, LM, FloatAttr::get(f32, 6.0), f32, N);
-  }
   RoundMode mode = p.rounding == dialect::Rounding::away    ? RoundMode::round
                    : p.rounding == dialect::Rounding::floor ? RoundMode::floor
                                                             : RoundMode::rint;
-  // bf16 input: the product is rounded to bf16, then cast. f16 input: the
-  // f32 product is pre-rounded on the E2M1 grid, so that neither cast
-  // rounds again.
-  if (!p.inType.isBF16())
-    preRoundFP4(e, P, W, mode, N);
-  e.cast(Q, bf16, P, f32, RoundMode::rint, false, N);
-  e.cast(codesUB, fp4, Q, bf16, mode, true, N);
+  if (p.emulate) {
+    // No FP4 cast (a2): the bf16 product for bf16 input, then the codes by
+    // integer code (A, |x|, is free by now).
+    if (p.inType.isBF16()) {
+      e.cast(Q, bf16, P, f32, RoundMode::rint, false, N);
+      e.cast(P, f32, Q, bf16, RoundMode::none, false, N);
+    }
+    emitEmulatedCodes(e, ElementFormat::E2M1FN, mode, p.nanZero, P, W, A, LM,
+                      codesUB, N);
+  } else {
+    if (!p.nanZero) // NaN: the largest code (the cast would give 0)
+      replaceNaNLanes(e, P, W, LM, FloatAttr::get(f32, 6.0), f32, N);
+    // bf16 input: the product is rounded to bf16, then cast. f16 input: the
+    // f32 product is pre-rounded on the E2M1 grid, so that neither cast
+    // rounds again.
+    if (!p.inType.isBF16())
+      preRoundFP4(e, P, W, mode, N);
+    e.cast(Q, bf16, P, f32, RoundMode::rint, false, N);
+    e.cast(codesUB, fp4, Q, bf16, mode, true, N);
+  }
 
   e.flag(true, Pipe::v, Pipe::mte3, pp);
   e.flag(false, Pipe::v, Pipe::mte3, pp);
