@@ -406,8 +406,7 @@ void emitEmulatedCodes(Emitter &e, ElementFormat format, RoundMode mode,
     e.sel(x, mask, x, w, u32, n);
     e.sel(p, mask, w, p, u32, n);
   } else {
-    replaceNaNLanes(e, p, w, mask, f(nanZero ? 0.0f : info.maxFinite), f32,
-                    n);
+    replaceNaNLanes(e, p, w, mask, f(nanZero ? 0.0f : info.maxFinite), f32, n);
   }
   // The grid: 2^(max(e, emin) - m) from the exponent field, divide, round
   // in `mode`, multiply; all exact.
@@ -517,8 +516,7 @@ void emitCodes(Emitter &e, Type codeType, dialect::Rounding rounding,
                    : rounding == dialect::Rounding::floor ? RoundMode::floor
                                                           : RoundMode::rint;
   if (emulate) // `q` holds u32 lanes then
-    return emitEmulatedCodes(e, format, mode, nanZero, p, w, q, mask, codes,
-                             n);
+    return emitEmulatedCodes(e, format, mode, nanZero, p, w, q, mask, codes, n);
   if (nanZero != fp4) // the cast gives +0 for FP4, the NaN code for FP8
     replaceNaNLanes(e, p, w, mask, FloatAttr::get(f32, nanZero ? 0.0 : 6.0),
                     f32, n);
@@ -678,9 +676,9 @@ int64_t tileBytes(const Plan &p, int64_t t, int64_t c, bool dbl, bool needW) {
 int64_t columnBytes(const Plan &p, int64_t g, int64_t c, bool dbl, bool needW) {
   int64_t n = g * p.block * c, nb = g * c, depth = dbl ? 2 : 1;
   int64_t bytes = 0;
-  bytes += depth * roundUp(n * p.inBytes, 32);      // IN
-  bytes += p.inBytes == 4 ? 0 : roundUp(n * 4, 32); // X
-  bytes += roundUp(n * 4, 32);                      // A, then P
+  bytes += depth * roundUp(n * p.inBytes, 32);             // IN
+  bytes += p.inBytes == 4 ? 0 : roundUp(n * 4, 32);        // X
+  bytes += roundUp(n * 4, 32);                             // A, then P
   bytes += needsQ(p) ? roundUp(n * qLaneBytes(p), 32) : 0; // Q
   bytes += needW ? roundUp(n * 4, 32) + roundUp(n / 8, 32) : 0;
   bytes += depth * roundUp(n * p.codeBits / 8, 32); // codes
@@ -1081,8 +1079,8 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   if (p.inBytes == 4)
     e.flag(true, Pipe::v, Pipe::mte2, pp);
   emitCodes(e, p.codeType, rounding, productBF16, nanZero,
-            /*preRound=*/fp4 && !productBF16 && !p.inType.isBF16(),
-            p.emulate, pBuf, qBuf, wBuf, laneMask, codesUB, N);
+            /*preRound=*/fp4 && !productBF16 && !p.inType.isBF16(), p.emulate,
+            pBuf, qBuf, wBuf, laneMask, codesUB, N);
 
   // DMA out: the codes row by row, the scales block-row (or pair) by
   // block-row.
@@ -1248,8 +1246,8 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   if (p.inBytes == 4)
     e.flag(true, Pipe::v, Pipe::mte2, pp); // IN (= X) consumed
   emitCodes(e, p.codeType, rounding, productBF16, nanZero,
-            /*preRound=*/fp4 && !productBF16 && !p.inType.isBF16(),
-            p.emulate, pBuf, qBuf, wBuf, laneMask, codesUB, N);
+            /*preRound=*/fp4 && !productBF16 && !p.inType.isBF16(), p.emulate,
+            pBuf, qBuf, wBuf, laneMask, codesUB, N);
 
   // DMA out.
   e.flag(true, Pipe::v, Pipe::mte3, pp);
@@ -1285,17 +1283,38 @@ struct DequantizePlan {
   bool pairs = false, saturate = false;
   /// The codes are decoded by integer code (FP6: the core has no cast).
   bool emulate = false;
+  /// A non-last axis: the codes seen as [outer, m, n], blocks along m, tiles
+  /// of `groups` block-rows of `tileCols` columns.
+  bool columns = false;
+  int64_t outer = 1, m = 0, n = 1, groups = 0, rowTiles = 0;
   int64_t tileRows = 0, tileCols = 0, slices = 0, tiles = 0, cores = 0;
 };
+
+/// UB bytes of a column tile of a dequantize: `g` block-rows x `c` columns.
+int64_t dequantizeColumnBytes(const DequantizePlan &p, int64_t g, int64_t c,
+                              bool dbl) {
+  int64_t n = g * p.block * c, nb = g * c, depth = dbl ? 2 : 1;
+  int64_t bytes = 0;
+  bytes += depth * roundUp(n * p.codeBits / 8, 32); // codes
+  bytes += depth * roundUp(nb, 32);                 // scale bytes
+  bytes += roundUp(n * 4, 32);                      // D (decoded)
+  bytes += p.emulate ? roundUp(n * 4, 32)           // X, or Q
+                     : (p.codeBits == 4 ? roundUp(n * 2, 32) : 0);
+  bytes += roundUp(n * 4, 32) + roundUp(n / 8, 32);            // W, lane mask
+  bytes += (p.outBytes == 4 ? depth : 1) * roundUp(n * 4, 32); // P
+  bytes += p.outBytes == 4 ? 0 : depth * roundUp(n * p.outBytes, 32);
+  bytes += 4 * roundUp(nb, 256) * 4 + roundUp(nb, 256) / 8; // S, T, MB, CONST
+  return bytes;
+}
 
 int64_t dequantizeBytes(const DequantizePlan &p, int64_t t, int64_t c,
                         bool dbl) {
   int64_t n = t * c, nb = n / p.block, depth = dbl ? 2 : 1;
   int64_t bytes = 0;
-  bytes += depth * roundUp(n * p.codeBits / 8, 32);            // codes
-  bytes += depth * t * roundUp(c / p.block, 32);               // scale bytes
-  bytes += roundUp(n * 4, 32);                                 // D (decoded)
-  bytes += p.emulate                                           // X, or Q
+  bytes += depth * roundUp(n * p.codeBits / 8, 32); // codes
+  bytes += depth * t * roundUp(c / p.block, 32);    // scale bytes
+  bytes += roundUp(n * 4, 32);                      // D (decoded)
+  bytes += p.emulate                                // X, or Q
                ? roundUp(n * 4, 32)
                : (p.codeBits == 4 ? roundUp(n * 2, 32) : 0);
   bytes += roundUp(n * 4, 32) + roundUp(n / 8, 32);            // W, lane mask
@@ -1303,6 +1322,70 @@ int64_t dequantizeBytes(const DequantizePlan &p, int64_t t, int64_t c,
   bytes += p.outBytes == 4 ? 0 : depth * roundUp(n * p.outBytes, 32);
   bytes += 3 * roundUp(nb, 256) * 4 + roundUp(nb, 256) / 8; // S, MB, CONST
   return bytes;
+}
+
+/// The column tiling of a dequantize along a non-last axis: columns a
+/// multiple of 64 (whole 32-byte blocks of every buffer, FP4 included),
+/// block-rows even for the pairs layout, as many as the UB holds while
+/// leaving tiles for every core.
+LogicalResult planDequantizeColumns(func::FuncOp func, const Chip &chip,
+                                    const TilingOptions &options,
+                                    DequantizePlan &p, int64_t rank) {
+  if (p.format == ElementFormat::E2M1FN && int64_t(p.op.getAxis()) != rank - 2)
+    return fail(func, "dequantizes FP4 along axis " + Twine(p.op.getAxis()) +
+                          " of a rank-" + Twine(rank) +
+                          " tensor; the column recipe takes FP4 along the "
+                          "second-to-last axis only (codes pack along the "
+                          "last)");
+  int64_t budget = chip.ubBytes - chip.ubReserved;
+  auto fits = [&](int64_t g, int64_t c) {
+    return dequantizeColumnBytes(p, g, c, options.doubleBuffer) <= budget;
+  };
+  int64_t step = p.pairs ? 2 : 1, nb = ceilDiv(p.m, p.block);
+  if (options.tileCols) {
+    if (options.tileCols % 64)
+      return fail(func, "tile-cols = " + Twine(options.tileCols) +
+                            " is not a multiple of 64 (a column tile's rows "
+                            "fill whole 32-byte blocks)");
+    p.tileCols = options.tileCols;
+  } else {
+    p.tileCols = std::clamp<int64_t>(roundUp(p.n, 64), 64, 2048);
+    while (p.tileCols > 64 && !fits(step, p.tileCols))
+      p.tileCols -= 64;
+  }
+  if (!fits(step, p.tileCols))
+    return fail(func, "a tile of " + Twine(step * p.block) + " rows of " +
+                          Twine(p.tileCols) + " columns does not fit the " +
+                          Twine(budget) + "-byte UB of chip " +
+                          Twine(chip.name));
+  int64_t most = step;
+  while (most + step <= roundUp(nb, step) &&
+         (most + step) * p.block <= chip.maxBurstCount &&
+         fits(most + step, p.tileCols))
+    most += step;
+  if (options.tileRows) {
+    if (options.tileRows % (step * p.block) ||
+        options.tileRows / p.block > most)
+      return fail(func, "tile-rows = " + Twine(options.tileRows) +
+                            " is not a multiple of " + Twine(step) +
+                            " block(s) of " + Twine(p.block) +
+                            " rows that fits the UB with " + Twine(p.tileCols) +
+                            " columns (at most " + Twine(most * p.block) +
+                            " rows)");
+    p.groups = options.tileRows / p.block;
+  } else {
+    int64_t slices = ceilDiv(p.n, p.tileCols);
+    int64_t perSlice =
+        ceilDiv(chip.cores, std::max<int64_t>(1, slices * p.outer));
+    int64_t g = roundUp(std::max<int64_t>(1, nb / perSlice), step);
+    p.groups = std::clamp<int64_t>(g, step, most);
+  }
+  p.tileRows = p.groups * p.block;
+  p.slices = ceilDiv(p.n, p.tileCols);
+  p.rowTiles = ceilDiv(nb, p.groups);
+  p.tiles = p.outer * p.rowTiles * p.slices;
+  p.cores = std::clamp<int64_t>(p.tiles, 1, chip.cores);
+  return success();
 }
 
 LogicalResult planDequantize(func::FuncOp func, const Chip &chip,
@@ -1324,11 +1407,16 @@ LogicalResult planDequantize(func::FuncOp func, const Chip &chip,
       !out.hasStaticShape())
     return fail(func, "needs static shapes (mxq-run specialises a function "
                       "to its inputs' shapes before lowering it)");
-  int64_t rank = codes.getRank();
-  if (int64_t(op.getAxis()) != rank - 1)
-    return fail(func, "dequantizes along axis " + Twine(op.getAxis()) +
-                          "; the ascend recipe takes the last axis only so "
-                          "far");
+  int64_t rank = codes.getRank(), axis = op.getAxis();
+  p.columns = axis != rank - 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = codes.getShape()[d];
+    if (d < axis)
+      p.outer *= size;
+    else if (d > axis)
+      p.n *= size;
+  }
+  p.m = codes.getShape()[axis];
   for (int64_t d : codes.getShape().drop_back())
     p.rows *= d;
   p.k = codes.getShape().back();
@@ -1347,6 +1435,8 @@ LogicalResult planDequantize(func::FuncOp func, const Chip &chip,
   p.outType = out.getElementType();
   p.outBytes = p.outType.getIntOrFloatBitWidth() / 8;
   p.saturate = op.getCast() == dialect::ResultCast::saturate;
+  if (p.columns)
+    return planDequantizeColumns(func, chip, options, p, rank);
   Tiling t;
   if (failed(pickBlockColumnTiling(
           func, chip, options, p.rows, p.k, p.block,
@@ -1358,6 +1448,80 @@ LogicalResult planDequantize(func::FuncOp func, const Chip &chip,
   p.tileRows = t.tileRows, p.tileCols = t.tileCols, p.slices = t.slices;
   p.tiles = t.tiles, p.cores = t.cores;
   return success();
+}
+
+/// The f32 values `dBuf` of a dequantize's codes at `codesUB` (exact): the
+/// core's casts, or integer code (FP6, and every format on a2). `qBuf`
+/// (bf16 lanes, u32 when emulated), `wBuf` and `laneMask` are scratch.
+void emitDecode(Emitter &e, const DequantizePlan &p, Value codesUB, Value qBuf,
+                Value wBuf, Value laneMask, Value dBuf, int64_t N) {
+  MLIRContext *ctx = e.b.getContext();
+  Type f32 = e.b.getF32Type(), bf16 = e.b.getBF16Type();
+  Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  bool fp4 = p.codeBits == 4;
+  if (p.emulate && fp4) {
+    // Nibbles to bytes: each packed byte (u16 lane lo | hi << 4) becomes
+    // lo | hi << 8, one code a byte, then one a u32 lane.
+    Type u16 = IntegerType::get(ctx, 16, IntegerType::Unsigned);
+    auto u16v = [&](int64_t v) { return IntegerAttr::get(u16, v); };
+    e.cast(qBuf, u16, codesUB, u8, RoundMode::none, false, N / 2);
+    e.scalar(BinaryKind::And, wBuf, qBuf, u16v(0x0F), u16, N / 2);
+    e.scalar(BinaryKind::And, qBuf, qBuf, u16v(0xF0), u16, N / 2);
+    e.scalar(BinaryKind::shl, qBuf, qBuf, u16v(4), u16, N / 2);
+    e.binary(BinaryKind::Or, qBuf, qBuf, wBuf, u16, N / 2);
+    e.cast(wBuf, u32, qBuf, u8, RoundMode::none, false, N);
+    emitEmulatedDecode(e, p.format, wBuf, qBuf, laneMask, dBuf, N);
+  } else if (p.emulate) {
+    e.cast(wBuf, u32, codesUB, u8, RoundMode::none, false, N);
+    emitEmulatedDecode(e, p.format, wBuf, qBuf, laneMask, dBuf, N);
+  } else if (fp4) {
+    e.cast(qBuf, bf16, codesUB, p.codeType, RoundMode::none, false, N);
+    e.cast(dBuf, f32, qBuf, bf16, RoundMode::none, false, N);
+  } else {
+    e.cast(dBuf, f32, codesUB, p.codeType, RoundMode::none, false, N);
+  }
+}
+
+/// The scale values 2^(s - 127) as f32 bits from the widened scale bytes
+/// `sBuf`: s << 23, 2^-127 for s = 0, NaN for 0xFF (ref: scaleValue).
+void emitScaleValues(Emitter &e, Value sBuf, Value mbBuf, Value constBuf,
+                     Value blockMask, int64_t NB, int64_t maskLanes) {
+  Type u32 = IntegerType::get(e.b.getContext(), 32, IntegerType::Unsigned);
+  auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+  e.scalar(BinaryKind::shl, mbBuf, sBuf, u32v(23), u32, NB);
+  auto selectConst = [&](CmpPredicate pred, Value src, int64_t against,
+                         Value dst, int64_t value) {
+    e.cmps(pred, blockMask, src, u32v(against), u32, maskLanes);
+    e.dup(constBuf, u32v(value), u32, maskLanes);
+    e.sel(dst, blockMask, constBuf, dst, u32, maskLanes);
+  };
+  selectConst(CmpPredicate::eq, sBuf, 0, mbBuf, 0x00400000);
+  selectConst(CmpPredicate::eq, sBuf, 255, mbBuf, 0x7FC00000);
+}
+
+/// The products `P` made results: NaN the canonical quiet NaN, or +0 where
+/// the result cast saturates (then +-Inf the largest finite f32), and the
+/// cast to a 16-bit result type into `outUB` after waiting for its buffer.
+void emitResultTail(Emitter &e, const DequantizePlan &p, Value P, Value wBuf,
+                    Value laneMask, Value outUB, Value pp, int64_t N) {
+  Type f32 = e.b.getF32Type();
+  Type u32 = IntegerType::get(e.b.getContext(), 32, IntegerType::Unsigned);
+  auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+  // NaN: the canonical quiet NaN, or +0 where the result cast saturates.
+  replaceNaNLanes(e, P, wBuf, laneMask, u32v(p.saturate ? 0 : 0x7FC00000), u32,
+                  N);
+  if (p.saturate && p.outBytes == 4) { // +-Inf: +-the largest finite f32
+    e.scalar(BinaryKind::And, wBuf, P, u32v(0x7FFFFFFF), u32, N);
+    e.cmps(CmpPredicate::eq, laneMask, wBuf, u32v(0x7F800000), u32, N);
+    e.scalar(BinaryKind::And, wBuf, P, u32v(0x80000000), u32, N);
+    e.scalar(BinaryKind::Or, wBuf, wBuf, u32v(0x7F7FFFFF), u32, N);
+    e.sel(P, laneMask, wBuf, P, u32, N);
+  }
+  if (p.outBytes != 4) {
+    e.flag(false, Pipe::mte3, Pipe::v, pp);
+    e.cast(outUB, p.outType, P, f32, RoundMode::rint, p.saturate, N);
+  }
 }
 
 void emitDequantize(func::FuncOp func, const Chip &chip,
@@ -1433,27 +1597,7 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   e.flag(false, Pipe::mte2, Pipe::v, pp);
 
   // Decode (exact) and widen the scale bytes.
-  if (p.emulate && fp4) {
-    // Nibbles to bytes: each packed byte (u16 lane lo | hi << 4) becomes
-    // lo | hi << 8, one code a byte, then one a u32 lane.
-    Type u16 = IntegerType::get(ctx, 16, IntegerType::Unsigned);
-    auto u16v = [&](int64_t v) { return IntegerAttr::get(u16, v); };
-    e.cast(qBuf, u16, codesUB, u8, RoundMode::none, false, N / 2);
-    e.scalar(BinaryKind::And, wBuf, qBuf, u16v(0x0F), u16, N / 2);
-    e.scalar(BinaryKind::And, qBuf, qBuf, u16v(0xF0), u16, N / 2);
-    e.scalar(BinaryKind::shl, qBuf, qBuf, u16v(4), u16, N / 2);
-    e.binary(BinaryKind::Or, qBuf, qBuf, wBuf, u16, N / 2);
-    e.cast(wBuf, u32, qBuf, u8, RoundMode::none, false, N);
-    emitEmulatedDecode(e, p.format, wBuf, qBuf, laneMask, dBuf, N);
-  } else if (p.emulate) {
-    e.cast(wBuf, u32, codesUB, u8, RoundMode::none, false, N);
-    emitEmulatedDecode(e, p.format, wBuf, qBuf, laneMask, dBuf, N);
-  } else if (fp4) {
-    e.cast(qBuf, bf16, codesUB, p.codeType, RoundMode::none, false, N);
-    e.cast(dBuf, f32, qBuf, bf16, RoundMode::none, false, N);
-  } else {
-    e.cast(dBuf, f32, codesUB, p.codeType, RoundMode::none, false, N);
-  }
+  emitDecode(e, p, codesUB, qBuf, wBuf, laneMask, dBuf, N);
   if (nbr % 32 == 0) {
     e.cast(sBuf, u32, scalesUB, u8, RoundMode::none, false, NB);
   } else {
@@ -1468,17 +1612,7 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   }
   e.flag(true, Pipe::v, Pipe::mte2, pp); // codes and scales consumed
 
-  // The scale value 2^(s - 127) as bits: s << 23, 2^-127 for s = 0, NaN
-  // for 0xFF (ref: scaleValue).
-  e.scalar(BinaryKind::shl, mbBuf, sBuf, u32v(23), u32, NB);
-  auto selectConst = [&](CmpPredicate pred, Value src, int64_t against,
-                         Value dst, int64_t value) {
-    e.cmps(pred, blockMask, src, u32v(against), u32, maskLanes);
-    e.dup(constBuf, u32v(value), u32, maskLanes);
-    e.sel(dst, blockMask, constBuf, dst, u32, maskLanes);
-  };
-  selectConst(CmpPredicate::eq, sBuf, 0, mbBuf, 0x00400000);
-  selectConst(CmpPredicate::eq, sBuf, 255, mbBuf, 0x7FC00000);
+  emitScaleValues(e, sBuf, mbBuf, constBuf, blockMask, NB, maskLanes);
 
   if (p.outBytes == 4) // P is this tile's output buffer
     e.flag(false, Pipe::mte3, Pipe::v, pp);
@@ -1488,20 +1622,7 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
                                          e.add(mbBuf, off / B * 4), r, u32, B);
              });
   e.binary(BinaryKind::mul, P, dBuf, P, f32, N);
-  // NaN: the canonical quiet NaN, or +0 where the result cast saturates.
-  replaceNaNLanes(e, P, wBuf, laneMask, u32v(p.saturate ? 0 : 0x7FC00000), u32,
-                  N);
-  if (p.saturate && p.outBytes == 4) { // +-Inf: +-the largest finite f32
-    e.scalar(BinaryKind::And, wBuf, P, u32v(0x7FFFFFFF), u32, N);
-    e.cmps(CmpPredicate::eq, laneMask, wBuf, u32v(0x7F800000), u32, N);
-    e.scalar(BinaryKind::And, wBuf, P, u32v(0x80000000), u32, N);
-    e.scalar(BinaryKind::Or, wBuf, wBuf, u32v(0x7F7FFFFF), u32, N);
-    e.sel(P, laneMask, wBuf, P, u32, N);
-  }
-  if (p.outBytes != 4) {
-    e.flag(false, Pipe::mte3, Pipe::v, pp);
-    e.cast(outUB, p.outType, P, f32, RoundMode::rint, p.saturate, N);
-  }
+  emitResultTail(e, p, P, wBuf, laneMask, outUB, pp, N);
 
   // DMA out.
   e.flag(true, Pipe::v, Pipe::mte3, pp);
@@ -1511,6 +1632,148 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
       b, loc, outGM, e.mul(e.add(e.mul(r0, p.k), c0), p.outBytes), outUB, rows,
       outLen, e.div(e.sub(e.idx(outPitch), padded(outLen)), 32),
       e.mul(e.sub(e.idx(p.k), cols), p.outBytes));
+  e.flag(true, Pipe::mte3, Pipe::v, pp);
+
+  finishKernel(e, f);
+}
+
+/// The kernel of a dequantize along a non-last axis: tiles of whole blocks
+/// of rows (the codes seen as [outer, m, n]); each row is multiplied by its
+/// block-row's scale values (the scale row re-read for every row: repeat
+/// stride 0).
+void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
+                           const DequantizePlan &p,
+                           const TilingOptions &options) {
+  MLIRContext *ctx = func.getContext();
+  dialect::DequantizeOp op = p.op;
+  SmallVector<Value> gmValues = {op.getCodes(), op.getScales(), op.getResult()};
+  Location loc = op.getLoc();
+  const bool dbl = options.doubleBuffer;
+
+  Frame f = beginKernel(func, gmValues, p.cores);
+  OpBuilder b = OpBuilder::atBlockBegin(f.entry);
+  Emitter e{b, loc, chip};
+  Value codesGM = f.entry->getArgument(0), scalesGM = f.entry->getArgument(1),
+        outGM = f.entry->getArgument(2);
+  Type f32 = b.getF32Type();
+  Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  Type u16 = IntegerType::get(ctx, 16, IntegerType::Unsigned);
+  Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+
+  const int64_t B = p.block, G = p.groups, R = G * B, C = p.tileCols;
+  const int64_t N = R * C, NB = G * C, nb = ceilDiv(p.m, B);
+  const int64_t maskLanes = roundUp(NB, 256), perBlock = maskLanes * 4;
+  const int64_t codePitch = C * p.codeBits / 8, outPitch = C * p.outBytes;
+  const int64_t codeRow = ceilDiv(p.n * p.codeBits, 8);
+  const int64_t depth = dbl ? 2 : 1;
+
+  int64_t codeSize = roundUp(N * p.codeBits / 8, 32);
+  Value codeBuf = e.buffer(depth * codeSize);
+  int64_t scaleSize = roundUp(NB, 32);
+  Value scaleBuf = e.buffer(depth * scaleSize);
+  Value dBuf = e.buffer(N * 4);
+  Value qBuf = p.emulate         ? e.buffer(N * 4)
+               : p.codeBits == 4 ? e.buffer(N * 2)
+                                 : Value();
+  Value wBuf = e.buffer(N * 4), laneMask = e.buffer(N / 8);
+  int64_t pSize = roundUp(N * 4, 32);
+  Value pBuf = e.buffer((p.outBytes == 4 ? depth : 1) * pSize);
+  int64_t outSize = roundUp(N * p.outBytes, 32);
+  Value outBuf = p.outBytes == 4 ? Value() : e.buffer(depth * outSize);
+  Value sBuf = e.buffer(perBlock), tBuf = e.buffer(perBlock),
+        mbBuf = e.buffer(perBlock), constBuf = e.buffer(perBlock),
+        blockMask = e.buffer(maskLanes / 8);
+
+  openTileLoop(e, f, p.tiles, p.cores, dbl);
+  Value t = f.t, pp = f.pp;
+  Value codesUB = e.add(codeBuf, e.mul(pp, codeSize));
+  Value scalesUB = e.add(scaleBuf, e.mul(pp, scaleSize));
+  Value P = p.outBytes == 4 ? e.add(pBuf, e.mul(pp, pSize)) : pBuf;
+  Value outUB = p.outBytes == 4 ? P : e.add(outBuf, e.mul(pp, outSize));
+  // t = (o * rowTiles + rowTile) * slices + slice
+  Value slice = e.rem(t, p.slices), rest = e.div(t, p.slices);
+  Value rowTile = e.rem(rest, p.rowTiles), o = e.div(rest, p.rowTiles);
+  Value m0 = e.mul(rowTile, R), c0 = e.mul(slice, C);
+  Value rows = e.min(e.idx(R), e.sub(e.idx(p.m), m0));
+  Value cols = e.min(e.idx(C), e.sub(e.idx(p.n), c0));
+  auto padded = [&](Value len) { return e.mul(e.div(e.add(len, 31), 32), 32); };
+
+  // DMA in: the tile's rows of codes, and its block-rows of scale bytes
+  // (linear: a row of `cols` bytes each; pairs: a row of `cols` byte pairs
+  // per two block-rows).
+  e.flag(false, Pipe::v, Pipe::mte2, pp);
+  Value codeLen = e.div(e.add(e.mul(cols, p.codeBits), 7), 8);
+  CopyGmToUbOp::create(b, loc, codesUB, codesGM,
+                       e.add(e.mul(e.add(e.mul(o, p.m), m0), codeRow),
+                             e.div(e.mul(c0, p.codeBits), 8)),
+                       rows, codeLen, e.sub(e.idx(codeRow), codeLen),
+                       e.div(e.sub(e.idx(codePitch), padded(codeLen)), 32),
+                       b.getI64IntegerAttr(0));
+  Value g0 = e.div(m0, B);
+  Value blockRows = e.min(e.idx(G), e.sub(e.idx(nb), g0));
+  if (p.pairs) {
+    int64_t pairRows = ceilDiv(nb, 2);
+    Value h0 = e.div(g0, 2), hs = e.div(e.add(blockRows, 1), 2);
+    Value len = e.mul(cols, 2);
+    CopyGmToUbOp::create(
+        b, loc, scalesUB, scalesGM,
+        e.mul(e.add(e.mul(e.add(e.mul(o, pairRows), h0), p.n), c0), 2), hs, len,
+        e.mul(e.sub(e.idx(p.n), cols), 2),
+        e.div(e.sub(e.idx(2 * C), padded(len)), 32), b.getI64IntegerAttr(0));
+  } else {
+    CopyGmToUbOp::create(b, loc, scalesUB, scalesGM,
+                         e.add(e.mul(e.add(e.mul(o, nb), g0), p.n), c0),
+                         blockRows, cols, e.sub(e.idx(p.n), cols),
+                         e.div(e.sub(e.idx(C), padded(cols)), 32),
+                         b.getI64IntegerAttr(0));
+  }
+  e.flag(true, Pipe::mte2, Pipe::v, pp);
+  e.flag(false, Pipe::mte2, Pipe::v, pp);
+
+  // Decode (exact); widen the scale bytes to one u32 lane a block-row
+  // column (pairs: each 16-bit lane s0 | s1 << 8 split into two rows).
+  emitDecode(e, p, codesUB, qBuf, wBuf, laneMask, dBuf, N);
+  if (p.pairs) {
+    e.cast(tBuf, u32, scalesUB, u16, RoundMode::none, false, NB / 2);
+    for (int64_t h = 0; h < G / 2; ++h) {
+      Value pair = e.add(tBuf, h * C * 4);
+      e.scalar(BinaryKind::And, e.add(sBuf, 2 * h * C * 4), pair, u32v(0xFF),
+               u32, C);
+      e.scalar(BinaryKind::shr, e.add(sBuf, (2 * h + 1) * C * 4), pair, u32v(8),
+               u32, C);
+    }
+  } else {
+    e.cast(sBuf, u32, scalesUB, u8, RoundMode::none, false, NB);
+  }
+  e.flag(true, Pipe::v, Pipe::mte2, pp); // codes and scales consumed
+  emitScaleValues(e, sBuf, mbBuf, constBuf, blockMask, NB, maskLanes);
+
+  // P: each row times its block-row's scale values.
+  if (p.outBytes == 4) // P is this tile's output buffer
+    e.flag(false, Pipe::mte3, Pipe::v, pp);
+  int64_t rowBlocks = C * 4 / 32;
+  for (int64_t j = 0; j < G; ++j)
+    for (int64_t k = 0; k < C / 64; ++k)
+      for (int64_t r0 = 0; r0 < B; r0 += chip.maxRepeat) {
+        int64_t nr = std::min<int64_t>(chip.maxRepeat, B - r0);
+        int64_t off = ((j * B + r0) * C + k * 64) * 4;
+        VBinaryOp::create(b, loc, BinaryKind::mul, e.add(P, off),
+                          e.add(dBuf, off), e.add(mbBuf, (j * C + k * 64) * 4),
+                          e.idx(nr), f32, IntegerAttr(), nullptr,
+                          b.getDenseI64ArrayAttr({rowBlocks, rowBlocks, 0}));
+      }
+  emitResultTail(e, p, P, wBuf, laneMask, outUB, pp, N);
+
+  // DMA out: the tile's rows.
+  e.flag(true, Pipe::v, Pipe::mte3, pp);
+  e.flag(false, Pipe::v, Pipe::mte3, pp);
+  Value outLen = e.mul(cols, p.outBytes);
+  CopyUbToGmOp::create(
+      b, loc, outGM,
+      e.mul(e.add(e.mul(e.add(e.mul(o, p.m), m0), p.n), c0), p.outBytes), outUB,
+      rows, outLen, e.div(e.sub(e.idx(outPitch), padded(outLen)), 32),
+      e.mul(e.sub(e.idx(p.n), cols), p.outBytes));
   e.flag(true, Pipe::mte3, Pipe::v, pp);
 
   finishKernel(e, f);
@@ -2123,7 +2386,10 @@ LogicalResult lowerFunctionToVTile(func::FuncOp func, const Chip &chip,
     DequantizePlan p;
     if (failed(planDequantize(func, chip, options, p)))
       return failure();
-    emitDequantize(func, chip, p, options);
+    if (p.columns)
+      emitDequantizeColumns(func, chip, p, options);
+    else
+      emitDequantize(func, chip, p, options);
     return success();
   }
   Plan p;

@@ -71,10 +71,10 @@ func.func @fake_axis0_rank3(%x: tensor<2x4x64xf32>, %s: tensor<2xf32>, %z: tenso
 
 // -----
 
-// expected-error @+1 {{@dequant_axis0: dequantizes along axis 0; the ascend recipe takes the last axis only so far}}
-func.func @dequant_axis0(%q: tensor<64x64xf8E4M3FN>, %s: tensor<2x64xf8E8M0FNU>) -> tensor<64x64xf32> {
-  %y = mxq.dequantize %q, %s axis = 0 : tensor<64x64xf8E4M3FN>, tensor<2x64xf8E8M0FNU> -> tensor<64x64xf32>
-  return %y : tensor<64x64xf32>
+// expected-error @+1 {{@dequant_fp4_axis0_rank3: dequantizes FP4 along axis 0 of a rank-3 tensor; the column recipe takes FP4 along the second-to-last axis only (codes pack along the last)}}
+func.func @dequant_fp4_axis0_rank3(%q: tensor<64x2x64xf4E2M1FN>, %s: tensor<2x2x64xf8E8M0FNU>) -> tensor<64x2x64xf32> {
+  %y = mxq.dequantize %q, %s axis = 0 : tensor<64x2x64xf4E2M1FN>, tensor<2x2x64xf8E8M0FNU> -> tensor<64x2x64xf32>
+  return %y : tensor<64x2x64xf32>
 }
 
 // -----

@@ -75,19 +75,22 @@ def run_one(path, entry, target, extra, xin, d):
     return subprocess.run(cmd, capture_output=True, text=True)
 
 
-def make_dequant_inputs(tag, shape, code_ty, scale_ty):
-    """Codes and scale bytes for a last-axis dequantize of `shape`."""
+def make_dequant_inputs(tag, shape, code_ty, scale_ty, axis):
+    """Codes and scale bytes for a dequantize of `shape` along `axis`."""
     m, k = shape[:-1], shape[-1]
     fp4 = code_ty == "f4E2M1FN"
     codes = rng.integers(0, 256, size=m + ((k + 1) // 2 if fp4 else k,),
                          dtype=np.uint8)
     if fp4 and k % 2:
         codes[..., -1] &= 0x0F
-    nb = (k + 31) // 32
-    if scale_ty:
-        sshape = m + ((nb + 1) // 2, 2)
+    axis = axis % len(shape)
+    nb = (shape[axis] + 31) // 32
+    if axis == len(shape) - 1:
+        sshape = m + ((nb + 1) // 2, 2) if scale_ty else m + (nb,)
     else:
-        sshape = m + (nb,)
+        before, after = shape[:axis], shape[axis + 1:]
+        sshape = before + ((nb + 1) // 2,) + after + (2,) if scale_ty \
+            else before + (nb,) + after
     scales = rng.integers(100, 150, size=sshape, dtype=np.uint8)
     flat = scales.reshape(-1)
     for j, v in enumerate([0, 255, 254, 1, 127]):
@@ -153,7 +156,9 @@ for path in files:
                 xin = make_fake_quant_inputs(tag, shape, elt, types, body)
             elif ty2:
                 pairs = "x2x" if ty2.endswith("x2xf8E8M0FNU") else ""
-                xin, extra = make_dequant_inputs(tag, shape, elt, pairs)
+                axis = re.search(r"axis = (\d+)", body)
+                xin, extra = make_dequant_inputs(
+                    tag, shape, elt, pairs, int(axis.group(1)) if axis else -1)
             else:
                 xin = os.path.join(out, tag + "-x.npy")
                 np.save(xin, make(shape, elt))
