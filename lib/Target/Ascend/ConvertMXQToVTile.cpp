@@ -687,6 +687,72 @@ int64_t columnBytes(const Plan &p, int64_t g, int64_t c, bool dbl, bool needW) {
   return bytes;
 }
 
+/// The column tiling of an op along a non-last axis ([outer, m, n], blocks
+/// of `block` along m): columns a multiple of 64 (whole 32-byte blocks of
+/// every buffer, FP4 included) from `options` or the widest that fits up to
+/// 2048; block-rows even for the pairs layout (a pair never straddles two
+/// tiles), from `options` or as many as fit while leaving tiles for every
+/// core. `fits(g, c)`: whether g block-rows of c columns fit the UB.
+struct ColumnTiling {
+  int64_t outer = 1, m = 0, n = 1, block = 32;
+  bool pairs = false;
+  int64_t groups = 0, tileRows = 0, tileCols = 0, slices = 0, rowTiles = 0,
+          tiles = 0, cores = 0;
+};
+
+LogicalResult pickColumnTiling(func::FuncOp func, const Chip &chip,
+                               const TilingOptions &options,
+                               function_ref<bool(int64_t, int64_t)> fits,
+                               ColumnTiling &t) {
+  int64_t budget = chip.ubBytes - chip.ubReserved;
+  int64_t step = t.pairs ? 2 : 1, nb = ceilDiv(t.m, t.block);
+  if (options.tileCols) {
+    if (options.tileCols % 64)
+      return fail(func, "tile-cols = " + Twine(options.tileCols) +
+                            " is not a multiple of 64 (a column tile's rows "
+                            "fill whole 32-byte blocks)");
+    t.tileCols = options.tileCols;
+  } else {
+    t.tileCols = std::clamp<int64_t>(roundUp(t.n, 64), 64, 2048);
+    while (t.tileCols > 64 && !fits(step, t.tileCols))
+      t.tileCols -= 64;
+  }
+  if (!fits(step, t.tileCols))
+    return fail(func, "a tile of " + Twine(step * t.block) + " rows of " +
+                          Twine(t.tileCols) + " columns does not fit the " +
+                          Twine(budget) + "-byte UB of chip " +
+                          Twine(chip.name));
+  int64_t most = step;
+  while (most + step <= roundUp(nb, step) &&
+         (most + step) * t.block <= chip.maxBurstCount &&
+         fits(most + step, t.tileCols))
+    most += step;
+  if (options.tileRows) {
+    if (options.tileRows % (step * t.block) ||
+        options.tileRows / t.block > most)
+      return fail(func, "tile-rows = " + Twine(options.tileRows) +
+                            " is not a multiple of " + Twine(step) +
+                            " block(s) of " + Twine(t.block) +
+                            " rows that fits the UB with " + Twine(t.tileCols) +
+                            " columns (at most " + Twine(most * t.block) +
+                            " rows)");
+    t.groups = options.tileRows / t.block;
+  } else {
+    int64_t slices = ceilDiv(t.n, t.tileCols);
+    int64_t perSlice =
+        ceilDiv(chip.cores, std::max<int64_t>(1, slices * t.outer));
+    int64_t g = roundUp(std::max<int64_t>(1, nb / perSlice), step);
+    t.groups = std::clamp<int64_t>(g, step, most);
+  }
+  t.tileRows = t.groups * t.block;
+  t.slices = ceilDiv(t.n, t.tileCols);
+  t.rowTiles = ceilDiv(nb, t.groups);
+  t.tiles = t.outer * t.rowTiles * t.slices;
+  // An empty tensor: one core and no tile.
+  t.cores = std::clamp<int64_t>(t.tiles, 1, chip.cores);
+  return success();
+}
+
 LogicalResult planColumns(func::FuncOp func, const Chip &chip,
                           const TilingOptions &options, Plan &p) {
   int64_t rank = cast<RankedTensorType>(p.op.getInput().getType()).getRank();
@@ -702,54 +768,12 @@ LogicalResult planColumns(func::FuncOp func, const Chip &chip,
   auto fits = [&](int64_t g, int64_t c) {
     return columnBytes(p, g, c, options.doubleBuffer, needW) <= budget;
   };
-  // Columns: a multiple of 64 (whole 32-byte blocks of every buffer, FP4
-  // included); block-rows: even for the pairs layout (a pair never
-  // straddles two tiles).
-  int64_t step = p.pairs ? 2 : 1, nb = ceilDiv(p.m, p.block);
-  if (options.tileCols) {
-    if (options.tileCols % 64)
-      return fail(func, "tile-cols = " + Twine(options.tileCols) +
-                            " is not a multiple of 64 (a column tile's rows "
-                            "fill whole 32-byte blocks)");
-    p.tileCols = options.tileCols;
-  } else {
-    p.tileCols = std::clamp<int64_t>(roundUp(p.n, 64), 64, 2048);
-    while (p.tileCols > 64 && !fits(step, p.tileCols))
-      p.tileCols -= 64;
-  }
-  if (!fits(step, p.tileCols))
-    return fail(func, "a tile of " + Twine(step * p.block) + " rows of " +
-                          Twine(p.tileCols) + " columns does not fit the " +
-                          Twine(budget) + "-byte UB of chip " +
-                          Twine(chip.name));
-  int64_t most = step;
-  while (most + step <= roundUp(nb, step) &&
-         (most + step) * p.block <= chip.maxBurstCount &&
-         fits(most + step, p.tileCols))
-    most += step;
-  if (options.tileRows) {
-    if (options.tileRows % (step * p.block) ||
-        options.tileRows / p.block > most)
-      return fail(func, "tile-rows = " + Twine(options.tileRows) +
-                            " is not a multiple of " + Twine(step) +
-                            " block(s) of " + Twine(p.block) +
-                            " rows that fits the UB with " + Twine(p.tileCols) +
-                            " columns (at most " + Twine(most * p.block) +
-                            " rows)");
-    p.groups = options.tileRows / p.block;
-  } else {
-    int64_t slices = ceilDiv(p.n, p.tileCols);
-    int64_t perSlice =
-        ceilDiv(chip.cores, std::max<int64_t>(1, slices * p.outer));
-    int64_t g = roundUp(std::max<int64_t>(1, nb / perSlice), step);
-    p.groups = std::clamp<int64_t>(g, step, most);
-  }
-  p.tileRows = p.groups * p.block;
-  p.slices = ceilDiv(p.n, p.tileCols);
-  p.rowTiles = ceilDiv(nb, p.groups);
-  p.tiles = p.outer * p.rowTiles * p.slices;
-  // An empty tensor: one core and no tile.
-  p.cores = std::clamp<int64_t>(p.tiles, 1, chip.cores);
+  ColumnTiling t{p.outer, p.m, p.n, p.block, p.pairs};
+  if (failed(pickColumnTiling(func, chip, options, fits, t)))
+    return failure();
+  p.groups = t.groups, p.tileRows = t.tileRows, p.tileCols = t.tileCols;
+  p.slices = t.slices, p.rowTiles = t.rowTiles, p.tiles = t.tiles;
+  p.cores = t.cores;
   return success();
 }
 
@@ -1341,50 +1365,12 @@ LogicalResult planDequantizeColumns(func::FuncOp func, const Chip &chip,
   auto fits = [&](int64_t g, int64_t c) {
     return dequantizeColumnBytes(p, g, c, options.doubleBuffer) <= budget;
   };
-  int64_t step = p.pairs ? 2 : 1, nb = ceilDiv(p.m, p.block);
-  if (options.tileCols) {
-    if (options.tileCols % 64)
-      return fail(func, "tile-cols = " + Twine(options.tileCols) +
-                            " is not a multiple of 64 (a column tile's rows "
-                            "fill whole 32-byte blocks)");
-    p.tileCols = options.tileCols;
-  } else {
-    p.tileCols = std::clamp<int64_t>(roundUp(p.n, 64), 64, 2048);
-    while (p.tileCols > 64 && !fits(step, p.tileCols))
-      p.tileCols -= 64;
-  }
-  if (!fits(step, p.tileCols))
-    return fail(func, "a tile of " + Twine(step * p.block) + " rows of " +
-                          Twine(p.tileCols) + " columns does not fit the " +
-                          Twine(budget) + "-byte UB of chip " +
-                          Twine(chip.name));
-  int64_t most = step;
-  while (most + step <= roundUp(nb, step) &&
-         (most + step) * p.block <= chip.maxBurstCount &&
-         fits(most + step, p.tileCols))
-    most += step;
-  if (options.tileRows) {
-    if (options.tileRows % (step * p.block) ||
-        options.tileRows / p.block > most)
-      return fail(func, "tile-rows = " + Twine(options.tileRows) +
-                            " is not a multiple of " + Twine(step) +
-                            " block(s) of " + Twine(p.block) +
-                            " rows that fits the UB with " + Twine(p.tileCols) +
-                            " columns (at most " + Twine(most * p.block) +
-                            " rows)");
-    p.groups = options.tileRows / p.block;
-  } else {
-    int64_t slices = ceilDiv(p.n, p.tileCols);
-    int64_t perSlice =
-        ceilDiv(chip.cores, std::max<int64_t>(1, slices * p.outer));
-    int64_t g = roundUp(std::max<int64_t>(1, nb / perSlice), step);
-    p.groups = std::clamp<int64_t>(g, step, most);
-  }
-  p.tileRows = p.groups * p.block;
-  p.slices = ceilDiv(p.n, p.tileCols);
-  p.rowTiles = ceilDiv(nb, p.groups);
-  p.tiles = p.outer * p.rowTiles * p.slices;
-  p.cores = std::clamp<int64_t>(p.tiles, 1, chip.cores);
+  ColumnTiling t{p.outer, p.m, p.n, p.block, p.pairs};
+  if (failed(pickColumnTiling(func, chip, options, fits, t)))
+    return failure();
+  p.groups = t.groups, p.tileRows = t.tileRows, p.tileCols = t.tileCols;
+  p.slices = t.slices, p.rowTiles = t.rowTiles, p.tiles = t.tiles;
+  p.cores = t.cores;
   return success();
 }
 
@@ -1538,10 +1524,9 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   Emitter e{b, loc, chip};
   Value codesGM = f.entry->getArgument(0), scalesGM = f.entry->getArgument(1),
         outGM = f.entry->getArgument(2);
-  Type f32 = b.getF32Type(), bf16 = b.getBF16Type();
+  Type f32 = b.getF32Type();
   Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
   Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
-  auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
 
   const int64_t T = p.tileRows, C = p.tileCols, N = T * C, B = p.block;
   const int64_t nbr = C / B, NB = N / B, nbK = ceilDiv(p.k, B);
