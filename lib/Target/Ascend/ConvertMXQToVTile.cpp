@@ -355,18 +355,22 @@ void replaceNaNLanes(Emitter &e, Value p, Value w, Value mask, Attribute value,
   e.sel(p, mask, w, p, valueType, lanes);
 }
 
-/// CANN's FP4 pre-rounding (ascend-model.md, "Elements, FP4"): puts the f32
-/// values `p` on the E2M1 grid in `mode`, so that the bf16 cast after it is
-/// exact and the FP4 cast does not round again. e = max(unbiased exponent,
-/// 0) - 1; divide by 2^e (exact: a power of two at least 1/2); truncate to an
-/// integral value (Truncate<float, mode>, which keeps a zero's sign); times
-/// 2^e. Inf stays Inf. `w` (n f32 lanes) is scratch.
-void preRoundFP4(Emitter &e, Value p, Value w, RoundMode mode, int64_t n) {
+/// Puts the f32 values `p` on the grid of `format` in `mode`, exactly: the
+/// quantum 2^(max(e, emin) - mbits) from the exponent field, divide by it
+/// (a power of two: exact), Truncate<float, mode> (keeps a zero's sign),
+/// multiply back. Inf stays Inf. For E2M1 this is CANN's FP4 pre-rounding
+/// (ascend-model.md, "Elements, FP4": the bf16 cast after it is exact and
+/// the FP4 cast does not round again); the integer-code casts use it for
+/// every format. `w` (n f32 lanes) is scratch.
+void roundToGrid(Emitter &e, ElementFormat format, Value p, Value w,
+                 RoundMode mode, int64_t n) {
+  const FormatInfo &info = formatInfo(format);
   Type f32 = e.b.getF32Type();
   Type u32 = IntegerType::get(e.b.getContext(), 32, IntegerType::Unsigned);
-  e.scalar(BinaryKind::And, w, p, IntegerAttr::get(u32, 0x7F800000), u32, n);
-  e.scalar(BinaryKind::max, w, w, IntegerAttr::get(u32, 127u << 23), u32, n);
-  e.scalar(BinaryKind::sub, w, w, IntegerAttr::get(u32, 1u << 23), u32, n);
+  auto u = [&](uint32_t v) { return IntegerAttr::get(u32, v); };
+  e.scalar(BinaryKind::And, w, p, u(0x7F800000), u32, n);
+  e.scalar(BinaryKind::max, w, w, u(uint32_t(127 + info.emin()) << 23), u32, n);
+  e.scalar(BinaryKind::sub, w, w, u(info.mbits << 23), u32, n);
   e.binary(BinaryKind::div, p, p, w, f32, n);
   e.cast(p, f32, p, f32, mode, false, n);
   e.binary(BinaryKind::mul, p, p, w, f32, n);
@@ -375,7 +379,7 @@ void preRoundFP4(Emitter &e, Value p, Value w, RoundMode mode, int64_t n) {
 /// The codes of `format` for the f32 values `p` by integer code, for a
 /// format the core cannot cast to (FP6 on every chip; FP8 and FP4 on a
 /// chip without MX casts, a2): the values are put on the format's grid
-/// (preRoundFP4's steps with the format's own quantum 2^(max(e, emin) -
+/// (roundToGrid, with the format's own quantum 2^(max(e, emin) -
 /// mbits)) and clamped to +-max (saturation), then the code is read off the
 /// f32 bits: a normal value's exponent field rebiased and its top mbits, a
 /// subnormal's mantissa from v + 2^emin (exact), and the sign. NaN lanes
@@ -408,14 +412,7 @@ void emitEmulatedCodes(Emitter &e, ElementFormat format, RoundMode mode,
   } else {
     replaceNaNLanes(e, p, w, mask, f(nanZero ? 0.0f : info.maxFinite), f32, n);
   }
-  // The grid: 2^(max(e, emin) - m) from the exponent field, divide, round
-  // in `mode`, multiply; all exact.
-  e.scalar(BinaryKind::And, w, p, u(0x7F800000), u32, n);
-  e.scalar(BinaryKind::max, w, w, u(uint32_t(127 + emin) << 23), u32, n);
-  e.scalar(BinaryKind::sub, w, w, u(uint32_t(m) << 23), u32, n);
-  e.binary(BinaryKind::div, p, p, w, f32, n);
-  e.cast(p, f32, p, f32, mode, false, n);
-  e.binary(BinaryKind::mul, p, p, w, f32, n);
+  roundToGrid(e, format, p, w, mode, n);
   e.scalar(BinaryKind::min, p, p, f(info.maxFinite), f32, n);
   e.scalar(BinaryKind::max, p, p, f(-info.maxFinite), f32, n);
   // |v| in w, the sign at the code's sign bit (and any NaN code) in p.
@@ -523,7 +520,7 @@ void emitCodes(Emitter &e, Type codeType, dialect::Rounding rounding,
   if (!fp4)
     return e.cast(codes, codeType, p, f32, RoundMode::rint, true, n);
   if (preRound)
-    preRoundFP4(e, p, w, mode, n);
+    roundToGrid(e, ElementFormat::E2M1FN, p, w, mode, n);
   RoundMode toBF16 =
       rounding == dialect::Rounding::floor ? RoundMode::floor : RoundMode::rint;
   e.cast(q, bf16, p, f32, toBF16, false, n);
@@ -2254,7 +2251,7 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
     // f32 product is pre-rounded on the E2M1 grid, so that neither cast
     // rounds again.
     if (!p.inType.isBF16())
-      preRoundFP4(e, P, W, mode, N);
+      roundToGrid(e, ElementFormat::E2M1FN, P, W, mode, N);
     e.cast(Q, bf16, P, f32, RoundMode::rint, false, N);
     e.cast(codesUB, fp4, Q, bf16, mode, true, N);
   }

@@ -506,41 +506,11 @@ private:
 
   bool compareInt(arith::CmpIOp cmp) {
     Type t = cmp.getLhs().getType();
-    int64_t a = get(cmp.getLhs()), b = get(cmp.getRhs());
-    uint64_t ua = unsignedOf(a, t), ub = unsignedOf(b, t);
-    bool r = false;
-    switch (cmp.getPredicate()) {
-    case arith::CmpIPredicate::eq:
-      r = a == b;
-      break;
-    case arith::CmpIPredicate::ne:
-      r = a != b;
-      break;
-    case arith::CmpIPredicate::slt:
-      r = a < b;
-      break;
-    case arith::CmpIPredicate::sle:
-      r = a <= b;
-      break;
-    case arith::CmpIPredicate::sgt:
-      r = a > b;
-      break;
-    case arith::CmpIPredicate::sge:
-      r = a >= b;
-      break;
-    case arith::CmpIPredicate::ult:
-      r = ua < ub;
-      break;
-    case arith::CmpIPredicate::ule:
-      r = ua <= ub;
-      break;
-    case arith::CmpIPredicate::ugt:
-      r = ua > ub;
-      break;
-    case arith::CmpIPredicate::uge:
-      r = ua >= ub;
-      break;
-    }
+    unsigned width = t.isIndex() ? 64 : t.getIntOrFloatBitWidth();
+    // The values as the type's bits; upstream's predicate semantics.
+    APInt a(width, unsignedOf(get(cmp.getLhs()), t)),
+        b(width, unsignedOf(get(cmp.getRhs()), t));
+    bool r = arith::applyCmpPredicate(cmp.getPredicate(), a, b);
     ints[cmp.getResult()] = r;
     return true;
   }
