@@ -135,7 +135,10 @@ public:
       auto t = cast<RankedTensorType>(v.getType());
       std::vector<int64_t> shape(t.getShape().begin(), t.getShape().end());
       bufferOf[v] = storage.size();
-      storage.emplace_back(storageBytes(t.getElementType(), shape), 0);
+      // Uninitialised GM, as on the device: 0xA5 where no kernel writes, so
+      // that a byte a kernel forgets (a layout's padding) is a wrong answer
+      // rather than a lucky zero.
+      storage.emplace_back(storageBytes(t.getElementType(), shape), 0xA5);
     };
     // One kernel function per op.
     std::vector<std::pair<func::FuncOp, std::vector<size_t>>> kernels;

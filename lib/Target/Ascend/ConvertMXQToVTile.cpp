@@ -342,6 +342,92 @@ void writeScaleRows(Emitter &e, Value dst, Value s, int64_t rows,
   }
 }
 
+//===----------------------------------------------------------------------===//
+// swizzle_32_4_4 scales
+//
+// Scale (r, c) of an [R, K] scale matrix lives at byte
+//   ((r / 128) * W + c / 4) * 512 + (r % 32) * 16 + ((r % 128) / 32) * 4
+//   + c % 4,  W = ceil(K / 4)
+// (mxq/Support/ScaleLayout.h). A row's scales c = 4w .. 4w + 3 are one
+// 4-byte word; for the 32 rows r0 + j of one 32-row group (r0 a multiple of
+// 32) the words (w, j) sit at a uniform stride of 16 bytes in the order
+// w * 32 + j. So one DataCopyPad of 4-byte bursts with a 12-byte GM gap
+// writes a group's words, each burst from its own 32-byte UB slot; a
+// vtile.vgather puts each word at the start of its slot (the other 28
+// bytes of a slot repeat it).
+//===----------------------------------------------------------------------===//
+
+/// The gather offsets (u32 lanes, 8 a slot) of one 32-row group of packed
+/// scale rows of `nbr` bytes (a multiple of 8): lane l, slot s = l / 8,
+/// reads row s % 32, word s / 32: byte (s % 32) * nbr + (s / 32) * 4.
+/// `tmp` holds nbr * 64 u32 lanes of scratch.
+void emitSlotOffsets(Emitter &e, Value offsets, Value tmp, int64_t nbr) {
+  OpBuilder &b = e.b;
+  Type u32 = IntegerType::get(b.getContext(), 32, IntegerType::Unsigned);
+  auto u = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+  int64_t lanes = nbr * 64;
+  e.repeated(lanes, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
+    VIndexOp::create(b, e.loc, e.add(offsets, off * 4), r, u32, uint64_t(off));
+  });
+  e.scalar(BinaryKind::shr, offsets, offsets, u(3), u32, lanes);
+  e.scalar(BinaryKind::And, tmp, offsets, u(31), u32, lanes);
+  e.scalar(BinaryKind::mul, tmp, tmp, u(nbr), u32, lanes);
+  e.scalar(BinaryKind::shr, offsets, offsets, u(5), u32, lanes);
+  e.scalar(BinaryKind::shl, offsets, offsets, u(2), u32, lanes);
+  e.binary(BinaryKind::add, offsets, offsets, tmp, u32, lanes);
+}
+
+/// Every 32-row group of the `rows` packed scale rows at `scales` gathered
+/// into its burst slots: group g's (nbr / 4) * 32 slots from `slots` + g *
+/// nbr * 256.
+void gatherSlots(Emitter &e, Value slots, Value scales, Value offsets,
+                 int64_t rows, int64_t nbr) {
+  OpBuilder &b = e.b;
+  Type u32 = IntegerType::get(b.getContext(), 32, IntegerType::Unsigned);
+  for (int64_t g = 0; g < rows / 32; ++g) {
+    Value dst = e.add(slots, g * nbr * 256), src = e.add(scales, g * 32 * nbr);
+    e.repeated(nbr * 64, 64, 1, [&](int64_t off, Value r, IntegerAttr mask) {
+      VGatherOp::create(b, e.loc, e.add(dst, off * 4), src,
+                        e.add(offsets, off * 4), r, u32, mask);
+    });
+  }
+}
+
+/// The slots of a tile's 32-row groups to GM: rows `r0` + 32g (inside the
+/// scale matrix at byte `base`) for the groups below `swizzled` rows, scale
+/// columns from `b0` (a multiple of 4), `nbr` a row in the tile, `nbK` in
+/// the matrix. One copy a group (or per 127 words: the burst limit).
+void writeSwizzledSlots(Emitter &e, Value gm, Value base, Value slots, Value r0,
+                        Value swizzled, int64_t tileRows, Value b0, int64_t nbr,
+                        int64_t nbK) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  int64_t words = nbr / 4, perCopy = e.chip.maxBurstCount / 32;
+  int64_t W = ceilDiv(nbK, 4);
+  Value w0 = e.div(b0, 4);
+  Value valid = e.min(e.idx(words), e.sub(e.idx(W), w0));
+  for (int64_t g = 0; g < tileRows / 32; ++g) {
+    Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       e.idx(g * 32), swizzled);
+    auto branch = scf::IfOp::create(b, loc, here, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&branch.getThenRegion().front());
+    Value r = e.add(r0, g * 32);
+    Value at = e.add(base, e.add(e.mul(e.add(e.mul(e.div(r, 128), W), w0), 512),
+                                 e.mul(e.div(e.rem(r, 128), 32), 4)));
+    for (int64_t w = 0; w < words; w += perCopy) {
+      Value n = valid;
+      if (words > perCopy) {
+        n = arith::MaxSIOp::create(b, loc, e.sub(valid, e.idx(w)), e.idx(0));
+        n = e.min(n, e.idx(perCopy));
+      }
+      CopyUbToGmOp::create(b, loc, gm, e.add(at, w * 512),
+                           e.add(slots, g * nbr * 256 + w * 1024), e.mul(n, 32),
+                           e.idx(4), e.idx(0), e.idx(12));
+    }
+  }
+}
+
 /// The NaN lanes of the f32 lanes `p` replaced by `value` (through the
 /// scratch lanes `w` and the lane mask `mask`).
 void replaceNaNLanes(Emitter &e, Value p, Value w, Value mask, Attribute value,
@@ -540,6 +626,11 @@ struct Plan {
   ElementFormat format;
   unsigned inBytes = 0, codeBits = 0;
   bool pairs = false;
+  /// swizzle_32_4_4 scales (last axis): the rows of each [batch] matrix of
+  /// `mRows` rows are tiled up to `swizzleRows` (a multiple of 128), the
+  /// padding rows as zero input (scale byte 0x00, the layout's pad).
+  bool swizzle = false;
+  int64_t batch = 1, mRows = 0, swizzleRows = 0, batchTiles = 0;
   /// The codes are encoded by integer code (FP6: the core has no cast).
   bool emulate = false;
   int64_t tileRows = 0, tileCols = 0, slices = 0, rowTiles = 0, tiles = 0,
@@ -664,6 +755,8 @@ int64_t tileBytes(const Plan &p, int64_t t, int64_t c, bool dbl, bool needW) {
   bytes += needW ? roundUp(n * 4, 32) + roundUp(n / 8, 32) : 0; // W, lane mask
   bytes += depth * roundUp(n * p.codeBits / 8, 32);             // codes
   bytes += depth * t * nbPitch;                                 // scale bytes
+  if (p.swizzle) // the gathered 32-byte burst slots, and their offsets
+    bytes += depth * t * (c / p.block) * 8 + (c / p.block) * 256;
   bytes += 7 * perBlock;         // AM, E, S, MB, CONST and two temporaries
   bytes += roundUp(nb, 256) / 8; // block mask
   return bytes;
@@ -925,9 +1018,17 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
   p.block = op.getBlockSize();
   // The verifier holds block_size to multiples of 32 (CANN's rule too).
   auto layout = op.getScaleLayout();
-  if (layout == dialect::ScaleLayout::swizzle_32_4_4)
-    return fail(func, "uses the swizzle_32_4_4 scale layout, which the "
-                      "ascend recipe does not write yet");
+  p.swizzle = layout == dialect::ScaleLayout::swizzle_32_4_4;
+  if (p.swizzle && p.columns)
+    return fail(func, "writes swizzle_32_4_4 scales along axis " + Twine(axis) +
+                          "; the ascend recipe writes swizzled scales along "
+                          "the last axis only (a scale word along axis -2 "
+                          "would gather four block-rows byte by byte)");
+  if (p.swizzle) {
+    p.mRows = in.getShape()[rank - 2];
+    p.batch = p.mRows ? p.rows / p.mRows : 0;
+    p.swizzleRows = roundUp(p.mRows, 128);
+  }
   p.pairs = layout == dialect::ScaleLayout::pairs;
   p.inType = in.getElementType();
   p.inBytes = p.inType.getIntOrFloatBitWidth() / 8;
@@ -946,16 +1047,57 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
   bool needW = p.op.getNanElement() == dialect::NanElement::zero ||
                p.format == ElementFormat::E2M1FN || p.emulate;
   Tiling t;
-  if (failed(pickBlockColumnTiling(
-          func, chip, options, p.rows, p.k, p.block,
-          [&](int64_t r, int64_t c) {
-            return tileBytes(p, r, c, options.doubleBuffer, needW);
-          },
-          t)))
-    return failure();
+  // A swizzled tile holds whole 32-row groups (its scales go out 32 rows
+  // at a time): the columns are chosen for 32 rows.
+  auto bytes = [&](int64_t r, int64_t c) {
+    return tileBytes(p, p.swizzle ? roundUp(r, 32) : r, c, options.doubleBuffer,
+                     needW);
+  };
+  int64_t budget = chip.ubBytes - chip.ubReserved;
+  if (p.swizzle) {
+    if (options.tileRows % 32)
+      return fail(func, "tile-rows = " + Twine(options.tileRows) +
+                            " is not a multiple of 32 (swizzle_32_4_4 scales "
+                            "are written 32 rows at a time)");
+    int64_t c = options.tileCols ? options.tileCols : 4 * p.block;
+    if (bytes(32, c) > budget)
+      return fail(func, "a tile of 32 rows of " + Twine(c) +
+                            " columns (swizzle_32_4_4 scales are written 32 "
+                            "rows at a time) needs " +
+                            Twine(bytes(32, c)) +
+                            " bytes of UB, more than the " + Twine(budget) +
+                            " chip " + Twine(chip.name) + " has");
+  }
+  if (!p.swizzle) {
+    if (failed(pickBlockColumnTiling(func, chip, options, p.rows, p.k, p.block,
+                                     bytes, t)))
+      return failure();
+  } else {
+    // Swizzled scale rows are packed and gathered a 4-byte word at a time:
+    // columns a multiple of 4 blocks (whole words, whole 32-byte rows of
+    // every buffer, FP4 included).
+    int64_t unit = 4 * p.block;
+    if (failed(pickTiling(
+            func, chip, options, p.batch * p.swizzleRows, p.k,
+            std::max(unit, roundUp(p.k, unit)), unit,
+            [&](int64_t c) { return c > 0 && c % unit == 0; },
+            "a multiple of 4 blocks (" + std::to_string(unit) +
+                " columns: swizzled scales go out in 4-byte words)",
+            bytes, chip.maxBurstCount, t)))
+      return failure();
+  }
   p.tileRows = t.tileRows, p.tileCols = t.tileCols, p.slices = t.slices;
   p.tiles = t.tiles, p.cores = t.cores;
   p.rowTiles = ceilDiv(p.rows, p.tileRows);
+  if (!p.swizzle)
+    return success();
+  // Swizzled scales go out 32 rows at a time: tiles of whole 32-row groups
+  // over each batch's rows padded to 128.
+  p.tileRows = std::max<int64_t>(32, p.tileRows / 32 * 32);
+  p.batchTiles = ceilDiv(p.swizzleRows, p.tileRows);
+  p.rowTiles = p.batch * p.batchTiles;
+  p.tiles = p.rowTiles * p.slices;
+  p.cores = std::clamp<int64_t>(p.tiles, 1, chip.cores);
   return success();
 }
 
@@ -1191,11 +1333,18 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   Value codeBuf = e.buffer(depth * codeSize);
   int64_t scaleSize = T * scalePitch;
   Value scaleBuf = e.buffer(depth * scaleSize);
+  // Swizzled scales: per 32-row group, each row's scale words gathered
+  // into 32-byte burst slots (SwizzleWriter).
+  int64_t slotSize = T * nbr * 8;
+  Value slotBuf = p.swizzle ? e.buffer(depth * slotSize) : Value();
+  Value slotOffsets = p.swizzle ? e.buffer(nbr * 256) : Value();
   Value amBuf = e.buffer(perBlock), eBuf = e.buffer(perBlock),
         sBuf = e.buffer(perBlock), mbBuf = e.buffer(perBlock),
         constBuf = e.buffer(perBlock), tBuf = e.buffer(perBlock),
         t2Buf = e.buffer(perBlock);
   Value blockMask = e.buffer(maskLanes / 8);
+  if (p.swizzle)
+    emitSlotOffsets(e, slotOffsets, pBuf, nbr);
 
   // This core's tiles.
   openTileLoop(e, f, p.tiles, p.cores, dbl);
@@ -1207,13 +1356,33 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   Value r0 = e.mul(rowTile, T), c0 = e.mul(slice, C);
   Value rows = e.min(e.idx(T), e.sub(e.idx(p.rows), r0));
   Value cols = e.min(e.idx(C), e.sub(e.idx(p.k), c0));
+  // Swizzled: the tile's rows inside its batch (r0 there), the flat row of
+  // its first one (gmRow), and the rows that exist (rows, maybe 0: padding).
+  Value gmRow = r0, batchIdx, zeroRows;
+  if (p.swizzle) {
+    batchIdx = e.div(rowTile, p.batchTiles);
+    r0 = e.mul(e.rem(rowTile, p.batchTiles), T);
+    Value left =
+        arith::MaxSIOp::create(b, loc, e.sub(e.idx(p.mRows), r0), e.idx(0));
+    rows = e.min(e.idx(T), left);
+    gmRow = e.add(e.mul(batchIdx, p.mRows), r0);
+    zeroRows = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rows,
+                                     e.idx(T));
+  }
 
-  // DMA in (a ragged last slice zeroed first, so its padding blocks hold 0).
+  // DMA in (a ragged last slice zeroed first, so its padding blocks hold 0;
+  // likewise a swizzled tile short of rows, so its padding rows do).
   e.flag(false, Pipe::v, Pipe::mte2, pp);
   int64_t lastCols = p.k - (p.slices - 1) * C;
-  if (roundUp(lastCols * p.inBytes, 32) < inPitch) {
-    Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         slice, e.idx(p.slices - 1));
+  bool raggedCols = roundUp(lastCols * p.inBytes, 32) < inPitch;
+  if (raggedCols || p.swizzle) {
+    Value isLast;
+    if (raggedCols)
+      isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slice,
+                                     e.idx(p.slices - 1));
+    if (p.swizzle)
+      isLast =
+          isLast ? arith::OrIOp::create(b, loc, isLast, zeroRows) : zeroRows;
     auto zeroing = scf::IfOp::create(b, loc, isLast, /*withElse=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&zeroing.getThenRegion().front());
@@ -1224,8 +1393,8 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   Value inLen = e.mul(cols, p.inBytes);
   Value inLenPadded = e.mul(e.div(e.add(inLen, 31), 32), 32);
   CopyGmToUbOp::create(
-      b, loc, in, x, e.mul(e.add(e.mul(r0, p.k), c0), p.inBytes), rows, inLen,
-      e.mul(e.sub(e.idx(p.k), cols), p.inBytes),
+      b, loc, in, x, e.mul(e.add(e.mul(gmRow, p.k), c0), p.inBytes), rows,
+      inLen, e.mul(e.sub(e.idx(p.k), cols), p.inBytes),
       e.div(e.sub(e.idx(inPitch), inLenPadded), 32), b.getI64IntegerAttr(0));
   e.flag(true, Pipe::mte2, Pipe::v, pp);
   e.flag(false, Pipe::mte2, Pipe::v, pp);
@@ -1255,7 +1424,16 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   e.flag(false, Pipe::mte3, Pipe::v, pp);
   // Scale bytes: rows of a multiple of 32 are contiguous, one cast;
   // shorter rows take one masked repeat each, each row on 32 bytes.
-  writeScaleRows(e, scalesUB, sBuf, T, nbr, scalePitch);
+  // Swizzled: packed rows, gathered into burst slots.
+  Value slotsUB;
+  if (p.swizzle) {
+    e.cast(scalesUB, IntegerType::get(ctx, 8, IntegerType::Unsigned), sBuf, u32,
+           RoundMode::none, false, NB);
+    slotsUB = e.add(slotBuf, e.mul(pp, slotSize));
+    gatherSlots(e, slotsUB, scalesUB, slotOffsets, T, nbr);
+  } else {
+    writeScaleRows(e, scalesUB, sBuf, T, nbr, scalePitch);
+  }
 
   // The scaled elements P = x * multiplier, in f32.
   e.repeated(N, 64, std::max<int64_t>(1, B / 8),
@@ -1277,9 +1455,17 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   Value codeLenPadded = e.mul(e.div(e.add(codeLen, 31), 32), 32);
   CopyUbToGmOp::create(
       b, loc, codesGM,
-      e.add(e.mul(r0, codeRow), e.div(e.mul(c0, p.codeBits), 8)), codesUB, rows,
-      codeLen, e.div(e.sub(e.idx(codePitch), codeLenPadded), 32),
+      e.add(e.mul(gmRow, codeRow), e.div(e.mul(c0, p.codeBits), 8)), codesUB,
+      rows, codeLen, e.div(e.sub(e.idx(codePitch), codeLenPadded), 32),
       e.sub(e.idx(codeRow), codeLen));
+  if (p.swizzle) {
+    Value base = e.mul(batchIdx, swizzleBytes(p.mRows, nbK));
+    Value swizzled = e.min(e.idx(T), e.sub(e.idx(p.swizzleRows), r0));
+    writeSwizzledSlots(e, scalesGM, base, slotsUB, r0, swizzled, T,
+                       e.div(c0, B), nbr, nbK);
+    e.flag(true, Pipe::mte3, Pipe::v, pp);
+    return finishKernel(e, f);
+  }
   Value blocks = e.div(e.add(cols, B - 1), B);
   if (p.pairs) // an odd count takes the next (all-zero) block's byte 0
     blocks = e.mul(e.div(e.add(blocks, 1), 2), 2);

@@ -456,7 +456,7 @@ private:
     if (auto b = dyn_cast<PipeBarrierOp>(op))
       return barrier(b);
     if (isa<VBinaryOp, VScalarOp, VUnaryOp, VDupOp, VCmpsOp, VSelOp, VCastOp,
-            VReduceGroupOp, VBroadcastGroupOp>(op))
+            VReduceGroupOp, VBroadcastGroupOp, VIndexOp, VGatherOp>(op))
       return vector(op);
     return fail(op, "is not an operation the simulator executes (it runs "
                     "vtile, scf.for/if and integer arith)");
@@ -893,6 +893,8 @@ private:
       return 10;
     if (isa<VReduceGroupOp>(op))
       return 8;
+    if (isa<VGatherOp>(op)) // ascend-model.md §10.5: 32 cycles (3rd-party)
+      return 32;
     return 6;
   }
 
@@ -1359,6 +1361,60 @@ private:
                   int64_t k = l / group;
                   store(d, l / lanes, l % lanes, load(s, k / lanes, k % lanes));
                 }
+              };
+              return true;
+            })
+            .Case([&](VIndexOp v) {
+              int64_t lanes = lanesFor({v.getType()}), r = get(v.getRepeat());
+              Operand d = operand(v.getDst(), v.getType(), lanes);
+              if (!checkRepeat(r) ||
+                  !touchOperand(op, d, r, lanes, true, accesses))
+                return false;
+              occupancy = r * chip.vecCyclesPerRepeat;
+              compute = [=, this, first = v.getFirst()]() {
+                for (int64_t i = 0; i < r; ++i)
+                  for (int64_t l = 0; l < lanes; ++l)
+                    store(d, i, l, bitsOfInt(first + i * lanes + l, d.type));
+              };
+              return true;
+            })
+            .Case([&](VGatherOp v) {
+              int64_t lanes = 64, r = get(v.getRepeat());
+              int64_t active = v.getMask().value_or(lanes);
+              Type u32 =
+                  IntegerType::get(op->getContext(), 32, IntegerType::Unsigned);
+              Operand d = operand(v.getDst(), v.getType(), lanes);
+              Operand offs = operand(v.getOffsets(), u32, lanes);
+              int64_t src = get(v.getSrc());
+              if (!checkRepeat(r) || !aligned(op, src, "a source") ||
+                  !touchOperand(op, offs, r, active, false, accesses) ||
+                  !touchOperand(op, d, r, active, true, accesses))
+                return false;
+              // The gathered addresses: read now (the offsets' writers are
+              // checked with the other accesses before anything runs).
+              std::vector<int64_t> from(r * active);
+              for (int64_t i = 0; i < r; ++i)
+                for (int64_t l = 0; l < active; ++l) {
+                  int64_t at = src + int64_t(load(offs, i, l));
+                  if (at % 4 || at + 4 > chip.ubBytes)
+                    return fail(
+                        op,
+                        "gathers lane " + llvm::Twine(i * lanes + l) +
+                            " from UB byte " + llvm::Twine(at) + ", which is " +
+                            (at % 4 ? "not 4-byte aligned" : "outside the UB"));
+                  from[i * active + l] = at;
+                  if (!touch(op, at, at + 4, false, accesses))
+                    return false;
+                }
+              // A gather reads one 32-byte block a cycle per 8 lanes (A).
+              occupancy = r * chip.vecCyclesPerRepeat * 8;
+              compute = [=, this]() {
+                std::vector<uint32_t> vals(from.size());
+                for (size_t k = 0; k < from.size(); ++k)
+                  std::memcpy(&vals[k], core->ub.data() + from[k], 4);
+                for (int64_t i = 0; i < r; ++i)
+                  for (int64_t l = 0; l < active; ++l)
+                    store(d, i, l, vals[i * active + l]);
               };
               return true;
             })

@@ -392,6 +392,36 @@ template <typename GroupOp> static LogicalResult verifyGroup(GroupOp op) {
 LogicalResult VReduceGroupOp::verify() { return verifyGroup(*this); }
 LogicalResult VBroadcastGroupOp::verify() { return verifyGroup(*this); }
 
+LogicalResult VIndexOp::verify() {
+  Chip chip;
+  if (failed(withChip(*this, chip)))
+    return failure();
+  auto i = dyn_cast<IntegerType>(getType());
+  if (!i || (i.getWidth() != 16 && i.getWidth() != 32))
+    return emitOpError() << "fills integer lanes of 16 or 32 bits, not "
+                         << getType();
+  if (failed(checkUBAddress(*this, getDst(), "the destination's", chip)))
+    return failure();
+  return checkVectorCommon(*this, getRepeat(), std::nullopt, std::nullopt,
+                           std::nullopt, {i.getWidth()}, chip);
+}
+
+LogicalResult VGatherOp::verify() {
+  Chip chip;
+  if (failed(withChip(*this, chip)) ||
+      failed(checkLaneType(*this, getType(), "lane")))
+    return failure();
+  if (laneBits(getType()) != 32)
+    return emitOpError() << "gathers 32-bit lanes (the offsets are 32-bit), "
+                            "not "
+                         << getType();
+  for (Value v : {getDst(), getSrc(), getOffsets()})
+    if (failed(checkUBAddress(*this, v, "an operand's", chip)))
+      return failure();
+  return checkVectorCommon(*this, getRepeat(), getMask(), std::nullopt,
+                           std::nullopt, {32, 32}, chip);
+}
+
 static LogicalResult verifyFlag(Operation *op, Pipe src, Pipe dst, Value id) {
   if (src == Pipe::all || dst == Pipe::all)
     return op->emitOpError() << "names pipe 'all'; a flag joins two pipes";

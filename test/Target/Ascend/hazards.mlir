@@ -13,6 +13,10 @@
 // RUN: not mxq-vtile-run %s --entry repeat_limit 2>&1 | FileCheck %s --check-prefix=REPEAT
 // RUN: not mxq-vtile-run %s --entry foreign_op 2>&1 | FileCheck %s --check-prefix=FOREIGN
 // RUN: not mxq-vtile-run %s --entry second_core 2>&1 | FileCheck %s --check-prefix=CORE
+// RUN: mxq-vtile-run %s --entry gather_ok | FileCheck %s --check-prefix=OK
+// RUN: not mxq-vtile-run %s --entry gather_misaligned 2>&1 | FileCheck %s --check-prefix=GALIGN
+// RUN: not mxq-vtile-run %s --entry gather_outside 2>&1 | FileCheck %s --check-prefix=GOUT
+// RUN: not mxq-vtile-run %s --entry gather_raw 2>&1 | FileCheck %s --check-prefix=GRAW
 
 // OK: ascend simulator: chip 950pr, 2 cores
 // RAW: mxq-vtile-run: error: core 0: 'vtile.vunary' (hazards.mlir:{{[0-9]+}}) reads UB bytes [0, 32) that 'vtile.copy_gm_to_ub' (hazards.mlir:{{[0-9]+}}) on pipe mte2 may still be writing: no flag orders them
@@ -26,6 +30,9 @@
 // REPEAT: error: core 0: 'vtile.vunary' (hazards.mlir:{{[0-9]+}}) repeats 300 times, but an instruction repeats 0 to 255 times
 // FOREIGN: error: core 0: 'arith.shrsi' (hazards.mlir:{{[0-9]+}}) is not an operation the simulator executes
 // CORE: error: core 1: 'vtile.wait_flag'
+// GALIGN: error: core 0: 'vtile.vgather' (hazards.mlir:{{[0-9]+}}) gathers lane 1 from UB byte 1026, which is not 4-byte aligned
+// GOUT: error: core 0: 'vtile.vgather' (hazards.mlir:{{[0-9]+}}) gathers lane 0 from UB byte 254976, which is outside the UB
+// GRAW: error: core 0: 'vtile.vgather' (hazards.mlir:{{[0-9]+}}) reads UB bytes [1024, 1056) that 'vtile.copy_gm_to_ub' (hazards.mlir:{{[0-9]+}}) on pipe mte2 may still be writing: no flag orders them
 
 !x = memref<256xf32, #vtile.space<gm>>
 
@@ -143,5 +150,58 @@ func.func @second_core() attributes {vtile.kernel, vtile.cores = 2 : i64} {
     vtile.set_flag [<mte2>, <v>, %c0]
   }
   vtile.wait_flag [<mte2>, <v>, %c0]
+  return
+}
+
+// vtile.vgather: the offsets (vindex, then doubled) read lanes 0, 2, 4...
+// of a buffer the DMA filled, ordered by a flag.
+func.func @gather_ok(%x: !x) attributes {vtile.kernel, vtile.cores = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1024 = arith.constant 1024 : index
+  %off = vtile.ub_buffer {offset = 0 : i64, bytes = 256 : i64}
+  %src = vtile.ub_buffer {offset = 1024 : i64, bytes = 1024 : i64}
+  %dst = vtile.ub_buffer {offset = 2048 : i64, bytes = 256 : i64}
+  vtile.copy_gm_to_ub %x[%c0] to %src bursts %c1 x %c1024 strides (%c0, %c0) : !x
+  vtile.vindex %off, 0 repeat %c1 : ui32
+  vtile.vscalar <shl> %off, %off, 3 : ui32 repeat %c1 : ui32
+  vtile.set_flag[<mte2>, <v>, %c0]
+  vtile.wait_flag[<mte2>, <v>, %c0]
+  vtile.vgather %dst, %src, %off repeat %c1 : ui32
+  return
+}
+
+func.func @gather_misaligned() attributes {vtile.kernel} {
+  %c1 = arith.constant 1 : index
+  %off = vtile.ub_buffer {offset = 0 : i64, bytes = 256 : i64}
+  %src = vtile.ub_buffer {offset = 1024 : i64, bytes = 1024 : i64}
+  %dst = vtile.ub_buffer {offset = 2048 : i64, bytes = 256 : i64}
+  vtile.vindex %off, 0 repeat %c1 : ui32
+  vtile.vscalar <shl> %off, %off, 1 : ui32 repeat %c1 : ui32
+  vtile.vgather %dst, %src, %off repeat %c1 : ui32
+  return
+}
+
+func.func @gather_outside() attributes {vtile.kernel} {
+  %c1 = arith.constant 1 : index
+  %off = vtile.ub_buffer {offset = 0 : i64, bytes = 256 : i64}
+  %src = vtile.ub_buffer {offset = 1024 : i64, bytes = 1024 : i64}
+  %dst = vtile.ub_buffer {offset = 2048 : i64, bytes = 256 : i64}
+  vtile.vdup %off, 253952 : ui32 repeat %c1 : ui32
+  vtile.vgather %dst, %src, %off repeat %c1 : ui32
+  return
+}
+
+func.func @gather_raw(%x: !x) attributes {vtile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1024 = arith.constant 1024 : index
+  %off = vtile.ub_buffer {offset = 0 : i64, bytes = 256 : i64}
+  %src = vtile.ub_buffer {offset = 1024 : i64, bytes = 1024 : i64}
+  %dst = vtile.ub_buffer {offset = 2048 : i64, bytes = 256 : i64}
+  vtile.vindex %off, 0 repeat %c1 : ui32
+  vtile.vscalar <shl> %off, %off, 2 : ui32 repeat %c1 : ui32
+  vtile.copy_gm_to_ub %x[%c0] to %src bursts %c1 x %c1024 strides (%c0, %c0) : !x
+  vtile.vgather %dst, %src, %off repeat %c1 : ui32
   return
 }

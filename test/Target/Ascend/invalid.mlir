@@ -341,3 +341,54 @@ func.func @flag_range() attributes {vtile.kernel} {
   vtile.wait_flag [<mte2>, <v>, %c9]
   return
 }
+
+// -----
+
+func.func @vindex_float() attributes {vtile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{fills integer lanes of 16 or 32 bits, not 'f32'}}
+  vtile.vindex %c0, 0 repeat %c1 : f32
+  return
+}
+
+// -----
+
+func.func @vindex_repeat() attributes {vtile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c300 = arith.constant 300 : index
+  // expected-error @+1 {{repeats 300 times, but an instruction repeats 0 to 255 times}}
+  vtile.vindex %c0, 0 repeat %c300 : ui32
+  return
+}
+
+// -----
+
+func.func @vgather_16bit() attributes {vtile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{gathers 32-bit lanes (the offsets are 32-bit), not 'bf16'}}
+  vtile.vgather %c0, %c0, %c0 repeat %c1 : bf16
+  return
+}
+
+// -----
+
+func.func @vgather_misaligned() attributes {vtile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c48 = arith.constant 48 : index
+  // expected-error @+1 {{an operand's UB address 48 is not 32-byte aligned}}
+  vtile.vgather %c0, %c48, %c0 repeat %c1 : ui32
+  return
+}
+
+// -----
+
+func.func @vgather_mask() attributes {vtile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{has mask 65, but a repeat of 32-bit lanes has 1 to 64 lanes}}
+  vtile.vgather %c0, %c0, %c0 repeat %c1 {mask = 65 : i64} : ui32
+  return
+}

@@ -43,9 +43,9 @@ func.func @fp4_axis0_rank3(%x: tensor<64x4x64xbf16>) -> (tensor<64x4x64xf4E2M1FN
 
 // -----
 
-// expected-error @+1 {{@swizzled: uses the swizzle_32_4_4 scale layout, which the ascend recipe does not write yet}}
-func.func @swizzled(%x: tensor<128x128xbf16>) -> (tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>) {
-  %q, %s = mxq.quantize %x axis = 1 scale = floor layout = swizzle_32_4_4
+// expected-error @+1 {{@swizzled_axis0: writes swizzle_32_4_4 scales along axis 0; the ascend recipe writes swizzled scales along the last axis only (a scale word along axis -2 would gather four block-rows byte by byte)}}
+func.func @swizzled_axis0(%x: tensor<128x128xbf16>) -> (tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 0 scale = floor layout = swizzle_32_4_4
       : tensor<128x128xbf16> -> tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
   return %q, %s : tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
 }

@@ -29,6 +29,9 @@ module attributes {vtile.chip = "950pr"} {
     vtile.vsel %x32, %m, %x32, %x32 repeat %c4 : f32
     vtile.vreduce_group <max> %m, %x32 repeat %c4 {group = 32 : i64} : ui32
     vtile.vbrc_group %x32, %m repeat %c4 {group = 32 : i64} : ui32
+    vtile.vindex %m, 0 repeat %c1 : ui32
+    vtile.vscalar <shl> %m, %m, 2 : ui32 repeat %c1 : ui32
+    vtile.vgather %x32, %x32, %m repeat %c1 {mask = 16 : i64} : ui32
     vtile.vcast %out, %x32 repeat %c4 <rint> {sat} : f32 to f8E4M3FN
     vtile.pipe_barrier <v>
     vtile.set_flag [<v>, <mte3>, %c1]
@@ -55,11 +58,13 @@ module attributes {vtile.chip = "950pr"} {
 // CHECK: vtile.vsel
 // CHECK: vtile.vreduce_group <max> {{.*}} {group = 32 : i64} : ui32
 // CHECK: vtile.vbrc_group {{.*}} {group = 32 : i64} : ui32
+// CHECK: vtile.vindex %{{.*}}, 0 repeat %{{.*}} : ui32
+// CHECK: vtile.vgather %{{.*}}, %{{.*}}, %{{.*}} repeat %{{.*}} {mask = 16 : i64} : ui32
 // CHECK: vtile.vcast {{.*}} <rint> {sat} : f32 to f8E4M3FN
 // CHECK: vtile.pipe_barrier <v>
 // CHECK: vtile.copy_ub_to_gm
 
-// SIM-LABEL: ascend simulator: chip 950pr, 1 core, 29 instructions
+// SIM-LABEL: ascend simulator: chip 950pr, 1 core, 32 instructions
 // SIM: GM: 32768 bytes read, 64 written
 // DT: chip 950dt
-// TRACE: 12 [1, 2, 3]
+// TRACE: 15 [1, 2, 3]

@@ -364,6 +364,41 @@ def VTile_VBroadcastGroupOp : VTile_VectorOp<"vbrc_group"> {
   let hasVerifier = 1;
 }
 
+def VTile_VIndexOp : VTile_VectorOp<"vindex"> {
+  let summary = "fills the lanes with consecutive integers (CreateVecIndex)";
+  let description = [{
+    Writes `repeat` contiguous repeats of `dst`, lane `l` of repeat `r`
+    taking `first + r * lanes + l` (wrapping at the lane width): the
+    vendor's `CreateVecIndex`. Integer lanes of 16 or 32 bits.
+    ```mlir
+    vtile.vindex %idx, 0 repeat %c4 : ui32
+    ```
+  }];
+  let arguments = (ins Index:$dst, Index:$repeat, TypeAttr:$type,
+                   I64Attr:$first);
+  let assemblyFormat = "$dst `,` $first `repeat` $repeat attr-dict `:` $type";
+  let hasVerifier = 1;
+}
+def VTile_VGatherOp : VTile_VectorOp<"vgather"> {
+  let summary = "gathers 32-bit lanes from byte offsets (Gather)";
+  let description = [{
+    Writes `repeat` contiguous repeats of `dst` (64 lanes of 32 bits
+    each): lane `i` takes the 4 bytes at UB address `src + offsets[i]`,
+    `offsets` being `ui32` lanes of byte offsets (the vendor's `Gather`
+    with its `srcOffsetLocal` and `srcBaseAddr`). Every gathered address
+    must be 4-byte aligned and inside the UB (a run-time error otherwise).
+    The model moves 32-bit lanes only.
+    ```mlir
+    vtile.vgather %dst, %src, %offsets repeat %c8 : ui32
+    ```
+  }];
+  let arguments = (ins Index:$dst, Index:$src, Index:$offsets, Index:$repeat,
+                   TypeAttr:$type, OptionalAttr<I64Attr>:$mask);
+  let assemblyFormat = [{
+    $dst `,` $src `,` $offsets `repeat` $repeat attr-dict `:` $type
+  }];
+  let hasVerifier = 1;
+}
 //===----------------------------------------------------------------------===//
 // Pipes and flags
 //===----------------------------------------------------------------------===//

@@ -149,7 +149,10 @@ for path in files:
         ok_entry = True
         runs = 0  # shapes the reference takes
         for shape in shapes:
-            shape = (1,) * (rank - len(shape)) + shape if rank > len(shape) else shape[-rank:]
+            # Leading dimensions the shapes lack: the type's where static,
+            # else 1.
+            lead = [1 if d == "?" else int(d) for d in ty.split("x")[:rank]]
+            shape = tuple(lead[:rank - len(shape)]) + shape if rank > len(shape) else shape[-rank:]
             tag = "%s-%s" % (entry, "x".join(map(str, shape)))
             extra = []
             if fake:
