@@ -26,7 +26,7 @@ namespace mxq::vtile {
 namespace {
 
 /// The entry function of `module` with static argument shapes from
-/// `inputs` (and the quantize and dequantize results that follow).
+/// `inputs` (and the results of its ops that follow).
 LogicalResult specialise(func::FuncOp func,
                          const std::vector<RawTensor> &inputs,
                          std::string &error) {
@@ -67,6 +67,20 @@ LogicalResult specialise(func::FuncOp func,
       return;
     withShape(q.getCodes(), in.getShape().vec());
     withShape(q.getScales(), scales);
+  });
+  func.walk([&](dialect::DualQuantizeOp q) {
+    auto in = cast<RankedTensorType>(q.getInput().getType());
+    int64_t rank = in.getRank();
+    std::vector<int64_t> scales;
+    if (!in.hasStaticShape() || rank < 2 ||
+        !scalesOf(in, rank - 1, 32, ::mxq::ScaleLayout::Swizzle32x4x4, scales))
+      return;
+    std::vector<int64_t> transposed = in.getShape().vec();
+    std::swap(transposed[rank - 1], transposed[rank - 2]);
+    withShape(q.getCodes0(), in.getShape().vec());
+    withShape(q.getScales0(), scales);
+    withShape(q.getCodes1(), transposed);
+    withShape(q.getScales1(), scales);
   });
   func.walk([&](dialect::TwoLevelQuantizeOp q) {
     auto in = cast<RankedTensorType>(q.getInput().getType());

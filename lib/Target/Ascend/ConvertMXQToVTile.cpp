@@ -631,6 +631,10 @@ struct Plan {
   /// padding rows as zero input (scale byte 0x00, the layout's pad).
   bool swizzle = false;
   int64_t batch = 1, mRows = 0, swizzleRows = 0, batchTiles = 0;
+  /// mxq.dual_quantize (`dual` set, `op` null): the swizzled row quantize
+  /// of 32-row tiles, then the same recipe on each tile transposed (its
+  /// codes [C, 32] to codes1 [K, M], its scales swizzled over [K, M/32]).
+  dialect::DualQuantizeOp dual;
   /// The codes are encoded by integer code (FP6: the core has no cast).
   bool emulate = false;
   int64_t tileRows = 0, tileCols = 0, slices = 0, rowTiles = 0, tiles = 0,
@@ -648,9 +652,10 @@ int64_t qLaneBytes(const Plan &p) { return p.emulate ? 4 : 2; }
 
 constexpr const char *kOneOpMessage =
     "the ascend target lowers a function that returns the codes and scales "
-    "of one mxq.quantize (or mxq.two_level_quantize) of its argument, or the "
-    "result of one mxq.dequantize or mxq.fake_quant of its arguments; other "
-    "functions are not lowered yet";
+    "of one mxq.quantize (or mxq.two_level_quantize) of its argument, the "
+    "four results of one mxq.dual_quantize of it, or the result of one "
+    "mxq.dequantize or mxq.fake_quant of its arguments; other functions are "
+    "not lowered yet";
 
 LogicalResult fail(func::FuncOp func, const Twine &why) {
   return func.emitError() << "convert-mxq-to-vtile: @" << func.getSymName()
@@ -757,6 +762,9 @@ int64_t tileBytes(const Plan &p, int64_t t, int64_t c, bool dbl, bool needW) {
   bytes += depth * t * nbPitch;                                 // scale bytes
   if (p.swizzle) // the gathered 32-byte burst slots, and their offsets
     bytes += depth * t * (c / p.block) * 8 + (c / p.block) * 256;
+  if (p.dual) // XT, the column codes, their scales' slots and offsets
+    bytes +=
+        roundUp(n * 4, 32) + depth * roundUp(n, 32) + depth * c * 32 + c * 32;
   bytes += 7 * perBlock;         // AM, E, S, MB, CONST and two temporaries
   bytes += roundUp(nb, 256) / 8; // block mask
   return bytes;
@@ -982,6 +990,21 @@ LogicalResult applyTileContract(func::FuncOp func, const Plan &p,
   return success();
 }
 
+/// Whether a tile of 32 rows of `cols` columns fits the UB (a swizzled
+/// tile's least); a diagnostic if not.
+LogicalResult check32Rows(func::FuncOp func, const Chip &chip, int64_t cols,
+                          function_ref<int64_t(int64_t, int64_t)> bytes) {
+  int64_t budget = chip.ubBytes - chip.ubReserved;
+  if (bytes(32, cols) <= budget)
+    return success();
+  return fail(func, "a tile of 32 rows of " + Twine(cols) +
+                        " columns (swizzle_32_4_4 scales are written 32 rows "
+                        "at a time) needs " +
+                        Twine(bytes(32, cols)) +
+                        " bytes of UB, more than the " + Twine(budget) +
+                        " chip " + Twine(chip.name) + " has");
+}
+
 LogicalResult plan(func::FuncOp func, const Chip &chip,
                    const TilingOptions &requested, Plan &p) {
   Block &body = func.getBody().front();
@@ -1053,20 +1076,15 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
     return tileBytes(p, p.swizzle ? roundUp(r, 32) : r, c, options.doubleBuffer,
                      needW);
   };
-  int64_t budget = chip.ubBytes - chip.ubReserved;
   if (p.swizzle) {
     if (options.tileRows % 32)
       return fail(func, "tile-rows = " + Twine(options.tileRows) +
                             " is not a multiple of 32 (swizzle_32_4_4 scales "
                             "are written 32 rows at a time)");
-    int64_t c = options.tileCols ? options.tileCols : 4 * p.block;
-    if (bytes(32, c) > budget)
-      return fail(func, "a tile of 32 rows of " + Twine(c) +
-                            " columns (swizzle_32_4_4 scales are written 32 "
-                            "rows at a time) needs " +
-                            Twine(bytes(32, c)) +
-                            " bytes of UB, more than the " + Twine(budget) +
-                            " chip " + Twine(chip.name) + " has");
+    if (failed(check32Rows(func, chip,
+                           options.tileCols ? options.tileCols : 4 * p.block,
+                           bytes)))
+      return failure();
   }
   if (!p.swizzle) {
     if (failed(pickBlockColumnTiling(func, chip, options, p.rows, p.k, p.block,
@@ -1095,6 +1113,78 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
   // over each batch's rows padded to 128.
   p.tileRows = std::max<int64_t>(32, p.tileRows / 32 * 32);
   p.batchTiles = ceilDiv(p.swizzleRows, p.tileRows);
+  p.rowTiles = p.batch * p.batchTiles;
+  p.tiles = p.rowTiles * p.slices;
+  p.cores = std::clamp<int64_t>(p.tiles, 1, chip.cores);
+  return success();
+}
+
+/// The plan of a dual quantize: the swizzled last-axis plan with tiles of
+/// exactly 32 rows (each tile's columns are then one block each) and
+/// columns a multiple of 128 (whole scale words of the row half), 8-bit
+/// codes (a column's codes are then a 32-byte row).
+LogicalResult planDual(func::FuncOp func, const Chip &chip,
+                       const TilingOptions &options, Plan &p) {
+  Block &body = func.getBody().front();
+  auto op = cast<dialect::DualQuantizeOp>(body.front());
+  auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
+  if (func.getNumArguments() != 1 || op.getInput() != func.getArgument(0) ||
+      !ret || ret.getNumOperands() != 4 ||
+      ret.getOperands() != ValueRange(op.getResults()) ||
+      &*std::next(body.begin()) != ret.getOperation())
+    return fail(func, kOneOpMessage);
+  p.dual = op;
+  auto in = cast<RankedTensorType>(op.getInput().getType());
+  for (Type type :
+       llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (!cast<RankedTensorType>(type).hasStaticShape())
+      return fail(func, "needs static shapes (mxq-run specialises a function "
+                        "to its inputs' shapes before lowering it)");
+  int64_t rank = in.getRank();
+  p.rows = 1;
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    p.rows *= in.getShape()[d];
+  p.k = in.getShape().back();
+  p.block = 32;
+  p.swizzle = true;
+  p.mRows = in.getShape()[rank - 2];
+  p.batch = p.mRows ? p.rows / p.mRows : 0;
+  p.swizzleRows = roundUp(p.mRows, 128);
+  p.inType = in.getElementType();
+  p.inBytes = p.inType.getIntOrFloatBitWidth() / 8;
+  p.codeType =
+      cast<RankedTensorType>(op.getCodes0().getType()).getElementType();
+  p.format = *dialect::getElementFormat(p.codeType);
+  if (p.format == ElementFormat::E2M1FN)
+    return fail(func, "dual-quantizes to FP4; the ascend recipe writes a "
+                      "tile's column codes as 32-byte rows, so it takes "
+                      "8-bit codes (FP8, FP6)");
+  p.codeBits = 8;
+  p.emulate = p.format == ElementFormat::E2M3FN ||
+              p.format == ElementFormat::E3M2FN || !chip.mxCasts;
+  if (options.tileRows && options.tileRows != 32)
+    return fail(func, "tile-rows = " + Twine(options.tileRows) +
+                          " is not 32 (a dual tile is one block of rows: its "
+                          "columns are the column blocks)");
+  bool needW = op.getNanElement() == dialect::NanElement::zero || p.emulate;
+  auto bytes = [&](int64_t, int64_t c) {
+    return tileBytes(p, 32, c, options.doubleBuffer, needW);
+  };
+  if (failed(check32Rows(func, chip, options.tileCols ? options.tileCols : 128,
+                         bytes)))
+    return failure();
+  Tiling t;
+  TilingOptions cols = options;
+  cols.tileRows = 0;
+  if (failed(pickTiling(
+          func, chip, cols, p.batch * p.swizzleRows, p.k,
+          std::max<int64_t>(128, roundUp(p.k, 128)), 128,
+          [&](int64_t c) { return c > 0 && c % 128 == 0; },
+          "a multiple of 128 (whole 4-byte words of swizzled scales)", bytes,
+          chip.maxBurstCount, t)))
+    return failure();
+  p.tileRows = 32, p.tileCols = t.tileCols, p.slices = t.slices;
+  p.batchTiles = p.swizzleRows / 32;
   p.rowTiles = p.batch * p.batchTiles;
   p.tiles = p.rowTiles * p.slices;
   p.cores = std::clamp<int64_t>(p.tiles, 1, chip.cores);
@@ -1279,6 +1369,40 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   finishKernel(e, f);
 }
 
+/// The column half of a dual tile to GM: its codes (a row of `rows` bytes
+/// for each of its `cols` columns) to codes1 [K, M] at (c0, r0); its
+/// scales (one byte a slot, the tile's column j in slot j) to the swizzled
+/// [K, ceil(M/32)] grid, scale column r0 / 32, one copy of 32 one-byte
+/// bursts 16 bytes apart per 32 columns, up to the grid's rows padded to
+/// 128 (those scales are 0: zero input).
+void writeDualColumns(Emitter &e, const Plan &p, Value codes1GM,
+                      Value scales1GM, Value codes1UB, Value slots1UB,
+                      Value batchIdx, Value r0, Value c0, Value rows,
+                      Value cols) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  const int64_t M = p.mRows, K = p.k, C = p.tileCols;
+  CopyUbToGmOp::create(b, loc, codes1GM,
+                       e.add(e.mul(e.add(e.mul(batchIdx, K), c0), M), r0),
+                       codes1UB, cols, rows, e.idx(0), e.sub(e.idx(M), rows));
+  const int64_t W = ceilDiv(ceilDiv(M, 32), 4);
+  Value base =
+      e.add(e.mul(batchIdx, swizzleBytes(K, ceilDiv(M, 32))),
+            e.add(e.mul(e.div(r0, 128), 512), e.rem(e.div(r0, 32), 4)));
+  for (int64_t g = 0; g < C / 32; ++g) {
+    Value c = e.add(c0, g * 32);
+    Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c,
+                                       e.idx(roundUp(K, 128)));
+    auto branch = scf::IfOp::create(b, loc, here, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&branch.getThenRegion().front());
+    Value at = e.add(base, e.add(e.mul(e.mul(e.div(c, 128), W), 512),
+                                 e.mul(e.div(e.rem(c, 128), 32), 4)));
+    CopyUbToGmOp::create(b, loc, scales1GM, at, e.add(slots1UB, g * 1024),
+                         e.idx(32), e.idx(1), e.idx(0), e.idx(15));
+  }
+}
+
 /// Rewrites the function of plan `p` into the kernel.
 void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
                 const TilingOptions &options) {
@@ -1286,19 +1410,25 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
     return emitColumns(func, chip, p, options);
   MLIRContext *ctx = func.getContext();
   dialect::QuantizeOp op = p.op;
-  SmallVector<Value> gmValues = {op.getInput(), op.getCodes(), op.getScales()};
+  dialect::DualQuantizeOp dual = p.dual;
+  SmallVector<Value> gmValues =
+      dual ? SmallVector<Value>{dual.getInput(), dual.getCodes0(),
+                                dual.getScales0(), dual.getCodes1(),
+                                dual.getScales1()}
+           : SmallVector<Value>{op.getInput(), op.getCodes(), op.getScales()};
   const bool dbl = options.doubleBuffer;
   const bool fp4 = p.format == ElementFormat::E2M1FN;
-  const bool nanZero = op.getNanElement() == dialect::NanElement::zero;
-  const bool needW = nanZero || fp4 || p.emulate;
   // Every attribute is read now: the op goes with the old body.
-  auto algorithm = op.getScaleAlgorithm();
-  auto infPolicy = op.getInfPolicy();
-  auto underflow = op.getUnderflow();
-  auto rounding = op.getRounding();
-  bool productBF16 = op.getProduct() == dialect::Product::bf16;
+  const bool nanZero = (dual ? dual.getNanElement() : op.getNanElement()) ==
+                       dialect::NanElement::zero;
+  const bool needW = nanZero || fp4 || p.emulate;
+  auto algorithm = dual ? dual.getScaleAlgorithm() : op.getScaleAlgorithm();
+  auto infPolicy = dual ? dual.getInfPolicy() : op.getInfPolicy();
+  auto underflow = dual ? dual.getUnderflow() : op.getUnderflow();
+  auto rounding = dual ? dual.getRounding() : op.getRounding();
+  bool productBF16 = p.productBF16;
 
-  Location loc = op.getLoc();
+  Location loc = dual ? dual.getLoc() : op.getLoc();
   // A fresh body.
   Frame f = beginKernel(func, gmValues, p.cores);
   OpBuilder b = OpBuilder::atBlockBegin(f.entry);
@@ -1334,7 +1464,8 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   int64_t scaleSize = T * scalePitch;
   Value scaleBuf = e.buffer(depth * scaleSize);
   // Swizzled scales: per 32-row group, each row's scale words gathered
-  // into 32-byte burst slots (SwizzleWriter).
+  // into 32-byte burst slots (emitSlotOffsets, gatherSlots,
+  // writeSwizzledSlots).
   int64_t slotSize = T * nbr * 8;
   Value slotBuf = p.swizzle ? e.buffer(depth * slotSize) : Value();
   Value slotOffsets = p.swizzle ? e.buffer(nbr * 256) : Value();
@@ -1345,6 +1476,24 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   Value blockMask = e.buffer(maskLanes / 8);
   if (p.swizzle)
     emitSlotOffsets(e, slotOffsets, pBuf, nbr);
+  // Dual: the tile transposed (XT, [C, 32]), its codes (a 32-byte row per
+  // column of the tile), and the burst slots of its scales: one scale byte
+  // a slot, gathered from the scale lanes (offsets 4 * (lane / 8)).
+  Value xtBuf, codes1Buf, slots1Buf, slot1Offsets;
+  int64_t codes1Size = N, slots1Size = C * 32;
+  if (p.dual) {
+    xtBuf = e.buffer(N * 4);
+    codes1Buf = e.buffer(depth * codes1Size);
+    slots1Buf = e.buffer(depth * slots1Size);
+    slot1Offsets = e.buffer(C * 32);
+    auto u = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+    e.repeated(C * 8, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
+      VIndexOp::create(b, loc, e.add(slot1Offsets, off * 4), r, u32,
+                       uint64_t(off));
+    });
+    e.scalar(BinaryKind::shr, slot1Offsets, slot1Offsets, u(3), u32, C * 8);
+    e.scalar(BinaryKind::shl, slot1Offsets, slot1Offsets, u(2), u32, C * 8);
+  }
 
   // This core's tiles.
   openTileLoop(e, f, p.tiles, p.cores, dbl);
@@ -1442,11 +1591,47 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
                                          e.add(mbBuf, off / B * 4), r, u32, B);
              });
   e.binary(BinaryKind::mul, pBuf, X, pBuf, f32, N);
-  if (p.inBytes == 4)
+  if (p.inBytes == 4 && !p.dual)
     e.flag(true, Pipe::v, Pipe::mte2, pp); // IN (= X) consumed
   emitCodes(e, p.codeType, rounding, productBF16, nanZero,
             /*preRound=*/fp4 && !productBF16 && !p.inType.isBF16(), p.emulate,
             pBuf, qBuf, wBuf, laneMask, codesUB, N);
+
+  // Dual: the same recipe on the tile transposed, each of its C rows one
+  // block of 32 (the tile's column), with the same per-block buffers (C
+  // blocks either way).
+  Value codes1UB, slots1UB;
+  if (p.dual) {
+    for (int64_t c = 0; c < C; c += 256) {
+      int64_t w = std::min<int64_t>(256, C - c);
+      VTransposeOp::create(b, loc, e.add(xtBuf, c * T * 4), e.add(X, c * 4),
+                           f32, T, w, C, T);
+    }
+    if (p.inBytes == 4)
+      e.flag(true, Pipe::v, Pipe::mte2, pp); // IN (= X) consumed
+    e.scalar(BinaryKind::And, pBuf, xtBuf, u32v(0x7FFFFFFF), u32, N);
+    e.repeated(N, 64, 4, [&](int64_t off, Value r, IntegerAttr) {
+      VReduceGroupOp::create(b, loc, ReduceKind::max,
+                             e.add(amBuf, off / 32 * 4), e.add(pBuf, off * 4),
+                             r, u32, 32);
+    });
+    emitScaleAndMultiplier(e, perBlockBufs,
+                           {algorithm, infPolicy, underflow, p.format});
+    slots1UB = e.add(slots1Buf, e.mul(pp, slots1Size));
+    e.repeated(C * 8, 64, 1, [&](int64_t off, Value r, IntegerAttr mask) {
+      VGatherOp::create(b, loc, e.add(slots1UB, off * 4), sBuf,
+                        e.add(slot1Offsets, off * 4), r, u32, mask);
+    });
+    e.repeated(N, 64, 4, [&](int64_t off, Value r, IntegerAttr) {
+      VBroadcastGroupOp::create(b, loc, e.add(pBuf, off * 4),
+                                e.add(mbBuf, off / 32 * 4), r, u32, 32);
+    });
+    e.binary(BinaryKind::mul, pBuf, xtBuf, pBuf, f32, N);
+    codes1UB = e.add(codes1Buf, e.mul(pp, codes1Size));
+    emitCodes(e, p.codeType, rounding, productBF16, nanZero,
+              /*preRound=*/false, p.emulate, pBuf, qBuf, wBuf, laneMask,
+              codes1UB, N);
+  }
 
   // DMA out.
   e.flag(true, Pipe::v, Pipe::mte3, pp);
@@ -1463,6 +1648,9 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
     Value swizzled = e.min(e.idx(T), e.sub(e.idx(p.swizzleRows), r0));
     writeSwizzledSlots(e, scalesGM, base, slotsUB, r0, swizzled, T,
                        e.div(c0, B), nbr, nbK);
+    if (p.dual)
+      writeDualColumns(e, p, f.entry->getArgument(3), f.entry->getArgument(4),
+                       codes1UB, slots1UB, batchIdx, r0, c0, rows, cols);
     e.flag(true, Pipe::mte3, Pipe::v, pp);
     return finishKernel(e, f);
   }
@@ -2531,11 +2719,13 @@ LogicalResult lowerFunctionToVTile(func::FuncOp func, const Chip &chip,
     return fail(func, "tile-shape and performance-mode are the PyPTO tile "
                       "contract of quant_mx (mxq.quantize); this function's "
                       "op takes tile-rows and tile-cols");
-  if (isa<dialect::DualQuantizeOp>(func.getBody().front().front()))
-    return fail(func, "uses mxq.dual_quantize (swizzled scales and "
-                      "transposed column codes), which the ascend target "
-                      "does not lower yet; CANN's dual-axis op, two "
-                      "quantizes of one input, runs");
+  if (isa<dialect::DualQuantizeOp>(func.getBody().front().front())) {
+    Plan p;
+    if (failed(planDual(func, chip, options, p)))
+      return failure();
+    emitKernel(func, chip, p, options);
+    return success();
+  }
   if (isa<dialect::TwoLevelQuantizeOp>(func.getBody().front().front())) {
     TwoLevelPlan p;
     if (failed(planTwoLevel(func, chip, options, p)))

@@ -456,7 +456,8 @@ private:
     if (auto b = dyn_cast<PipeBarrierOp>(op))
       return barrier(b);
     if (isa<VBinaryOp, VScalarOp, VUnaryOp, VDupOp, VCmpsOp, VSelOp, VCastOp,
-            VReduceGroupOp, VBroadcastGroupOp, VIndexOp, VGatherOp>(op))
+            VReduceGroupOp, VBroadcastGroupOp, VIndexOp, VGatherOp,
+            VTransposeOp>(op))
       return vector(op);
     return fail(op, "is not an operation the simulator executes (it runs "
                     "vtile, scf.for/if and integer arith)");
@@ -1375,6 +1376,38 @@ private:
                 for (int64_t i = 0; i < r; ++i)
                   for (int64_t l = 0; l < lanes; ++l)
                     store(d, i, l, bitsOfInt(first + i * lanes + l, d.type));
+              };
+              return true;
+            })
+            .Case([&](VTransposeOp v) {
+              Operand src = operand(v.getSrc(), v.getType(), 64);
+              Operand dst = operand(v.getDst(), v.getType(), 64);
+              int64_t rows = v.getRows(), cols = v.getCols();
+              int64_t ss = v.getSrcStride(), ds = v.getDstStride();
+              int64_t bytes = src.bits() / 8;
+              if (!aligned(op, src.base, "a source") ||
+                  !aligned(op, dst.base, "a destination"))
+                return false;
+              for (int64_t r = 0; r < rows; ++r)
+                if (!touch(op, src.base + r * ss * bytes,
+                           src.base + (r * ss + cols) * bytes, false, accesses))
+                  return false;
+              for (int64_t c = 0; c < cols; ++c)
+                if (!touch(op, dst.base + c * ds * bytes,
+                           dst.base + (c * ds + rows) * bytes, true, accesses))
+                  return false;
+              occupancy =
+                  double(rows * cols * bytes / 256) * chip.vecCyclesPerRepeat;
+              compute = [=, this]() {
+                std::vector<uint8_t> tmp(rows * cols * bytes);
+                uint8_t *ub = core->ub.data();
+                for (int64_t r = 0; r < rows; ++r)
+                  for (int64_t c = 0; c < cols; ++c)
+                    std::memcpy(&tmp[(c * rows + r) * bytes],
+                                ub + src.base + (r * ss + c) * bytes, bytes);
+                for (int64_t c = 0; c < cols; ++c)
+                  std::memcpy(ub + dst.base + c * ds * bytes,
+                              &tmp[c * rows * bytes], rows * bytes);
               };
               return true;
             })

@@ -422,6 +422,40 @@ LogicalResult VGatherOp::verify() {
                            std::nullopt, {32, 32}, chip);
 }
 
+LogicalResult VTransposeOp::verify() {
+  Chip chip;
+  if (failed(withChip(*this, chip)))
+    return failure();
+  unsigned bits = laneBits(getType());
+  if (bits != 16 && bits != 32)
+    return emitOpError() << "transposes 16- or 32-bit lanes, not " << getType();
+  int64_t side = bits == 32 ? 8 : 16;
+  int64_t rows = getRows(), cols = getCols();
+  if (rows <= 0 || cols <= 0 || rows % side || cols % side)
+    return emitOpError() << "transposes a " << rows << " x " << cols
+                         << " matrix, but a repeat moves a " << side << " x "
+                         << side << " block of " << bits
+                         << "-bit lanes: both sides are positive multiples of "
+                         << side;
+  int64_t perBlock = 256 / bits;
+  if (getSrcStride() < cols || getDstStride() < rows ||
+      getSrcStride() % perBlock || getDstStride() % perBlock)
+    return emitOpError() << "has strides (" << getSrcStride() << ", "
+                         << getDstStride()
+                         << ") lanes; each is at least its matrix's row ("
+                         << cols << ", " << rows << ") and a whole number of "
+                         << "32-byte blocks (" << perBlock << " lanes)";
+  int64_t repeats = rows * cols * bits / 2048;
+  if (repeats > chip.maxRepeat)
+    return emitOpError() << "moves " << rows << " x " << cols << " lanes in "
+                         << repeats << " repeats, but an instruction repeats "
+                         << "at most " << chip.maxRepeat << " times";
+  for (Value v : {getDst(), getSrc()})
+    if (failed(checkUBAddress(*this, v, "an operand's", chip)))
+      return failure();
+  return success();
+}
+
 static LogicalResult verifyFlag(Operation *op, Pipe src, Pipe dst, Value id) {
   if (src == Pipe::all || dst == Pipe::all)
     return op->emitOpError() << "names pipe 'all'; a flag joins two pipes";

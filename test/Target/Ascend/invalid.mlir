@@ -392,3 +392,39 @@ func.func @vgather_mask() attributes {vtile.kernel} {
   vtile.vgather %c0, %c0, %c0 repeat %c1 {mask = 65 : i64} : ui32
   return
 }
+
+// -----
+
+func.func @vtranspose_8bit() attributes {vtile.kernel} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{transposes 16- or 32-bit lanes, not 'ui8'}}
+  vtile.vtranspose %c0, %c0 {rows = 32 : i64, cols = 32 : i64, src_stride = 32 : i64, dst_stride = 32 : i64} : ui8
+  return
+}
+
+// -----
+
+func.func @vtranspose_side() attributes {vtile.kernel} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{transposes a 12 x 32 matrix, but a repeat moves a 8 x 8 block of 32-bit lanes: both sides are positive multiples of 8}}
+  vtile.vtranspose %c0, %c0 {rows = 12 : i64, cols = 32 : i64, src_stride = 32 : i64, dst_stride = 16 : i64} : f32
+  return
+}
+
+// -----
+
+func.func @vtranspose_stride() attributes {vtile.kernel} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{has strides (16, 32) lanes; each is at least its matrix's row (32, 32) and a whole number of 32-byte blocks (8 lanes)}}
+  vtile.vtranspose %c0, %c0 {rows = 32 : i64, cols = 32 : i64, src_stride = 16 : i64, dst_stride = 32 : i64} : f32
+  return
+}
+
+// -----
+
+func.func @vtranspose_repeats() attributes {vtile.kernel} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{moves 32 x 1024 lanes in 512 repeats, but an instruction repeats at most 255 times}}
+  vtile.vtranspose %c0, %c0 {rows = 32 : i64, cols = 1024 : i64, src_stride = 1024 : i64, dst_stride = 32 : i64} : f32
+  return
+}

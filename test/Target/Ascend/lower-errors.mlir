@@ -52,7 +52,7 @@ func.func @swizzled_axis0(%x: tensor<128x128xbf16>) -> (tensor<128x128xf8E4M3FN>
 
 // -----
 
-// expected-error @+1 {{@two_ops: the ascend target lowers a function that returns the codes and scales of one mxq.quantize (or mxq.two_level_quantize) of its argument, or the result of one mxq.dequantize or mxq.fake_quant of its arguments; other functions are not lowered yet}}
+// expected-error @+1 {{@two_ops: the ascend target lowers a function that returns the codes and scales of one mxq.quantize (or mxq.two_level_quantize) of its argument, the four results of one mxq.dual_quantize of it, or the result of one mxq.dequantize or mxq.fake_quant of its arguments; other functions are not lowered yet}}
 func.func @two_ops(%x: tensor<4x64xbf16>) -> tensor<4x64xf32> {
   %q, %s = mxq.quantize %x axis = 1 scale = floor
       : tensor<4x64xbf16> -> tensor<4x64xf8E4M3FN>, tensor<4x2xf8E8M0FNU>
@@ -88,9 +88,18 @@ func.func @two_level_smooth(%x: tensor<4x512xbf16>, %m: tensor<512xbf16>) -> (te
 
 // -----
 
-// expected-error @+1 {{@dual: uses mxq.dual_quantize (swizzled scales and transposed column codes), which the ascend target does not lower yet; CANN's dual-axis op, two quantizes of one input, runs}}
-func.func @dual(%x: tensor<128x128xbf16>) -> (tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>) {
+// expected-error @+1 {{@dual_fp4: dual-quantizes to FP4; the ascend recipe writes a tile's column codes as 32-byte rows, so it takes 8-bit codes (FP8, FP6)}}
+func.func @dual_fp4(%x: tensor<128x128xbf16>) -> (tensor<128x128xf4E2M1FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf4E2M1FN>, tensor<512xf8E8M0FNU>) {
+  %q0, %s0, %q1, %s1 = mxq.dual_quantize %x scale = floor
+      : tensor<128x128xbf16> -> tensor<128x128xf4E2M1FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf4E2M1FN>, tensor<512xf8E8M0FNU>
+  return %q0, %s0, %q1, %s1 : tensor<128x128xf4E2M1FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf4E2M1FN>, tensor<512xf8E8M0FNU>
+}
+
+// -----
+
+// expected-error @+1 {{@dual_two_ops: the ascend target lowers a function that returns the codes and scales}}
+func.func @dual_two_ops(%x: tensor<128x128xbf16>) -> (tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>) {
   %q0, %s0, %q1, %s1 = mxq.dual_quantize %x scale = rceil
       : tensor<128x128xbf16> -> tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
-  return %q0, %s0, %q1, %s1 : tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
+  return %q0, %s0 : tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
 }

@@ -379,6 +379,27 @@ def VTile_VIndexOp : VTile_VectorOp<"vindex"> {
   let assemblyFormat = "$dst `,` $first `repeat` $repeat attr-dict `:` $type";
   let hasVerifier = 1;
 }
+def VTile_VTransposeOp : VTile_VectorOp<"vtranspose"> {
+  let summary = "transposes a matrix of lanes (TransDataTo5HD)";
+  let description = [{
+    Reads the `rows` x `cols` matrix of `type` lanes at `src` (row `r`
+    starting `src_stride` lanes after row `r - 1`) and writes its transpose
+    at `dst` (row `c` holds column `c`, `dst_stride` lanes apart):
+    `dst[c * dst_stride + r] = src[r * src_stride + c]`. Modelled on the
+    vendor's `TransDataTo5HD`: each repeat moves 256 bytes, a square block
+    of 8 x 8 32-bit or 16 x 16 16-bit lanes, so `rows` and `cols` are
+    multiples of that block, both strides give rows of whole 32-byte
+    blocks, and `rows * cols` lanes take at most the chip's repeat limit.
+    ```mlir
+    vtile.vtranspose %xt, %x {rows = 32 : i64, cols = 256 : i64,
+                              src_stride = 256 : i64, dst_stride = 32 : i64} : f32
+    ```
+  }];
+  let arguments = (ins Index:$dst, Index:$src, TypeAttr:$type, I64Attr:$rows,
+                   I64Attr:$cols, I64Attr:$src_stride, I64Attr:$dst_stride);
+  let assemblyFormat = "$dst `,` $src attr-dict `:` $type";
+  let hasVerifier = 1;
+}
 def VTile_VGatherOp : VTile_VectorOp<"vgather"> {
   let summary = "gathers 32-bit lanes from byte offsets (Gather)";
   let description = [{
