@@ -98,6 +98,9 @@ LogicalResult specialise(func::FuncOp func,
   func.walk([&](dialect::FakeQuantOp f) {
     f.getResult().setType(f.getInput().getType());
   });
+  func.walk([&](dialect::FakeQuantGradOp f) {
+    f.getResult().setType(f.getGrad().getType());
+  });
   func.walk([&](dialect::DequantizeOp d) {
     auto codes = cast<RankedTensorType>(d.getCodes().getType());
     auto out = cast<RankedTensorType>(d.getResult().getType());

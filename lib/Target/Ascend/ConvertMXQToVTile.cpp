@@ -428,6 +428,40 @@ void writeSwizzledSlots(Emitter &e, Value gm, Value base, Value slots, Value r0,
   }
 }
 
+/// The inverse of writeSwizzledSlots: the scale words of a tile's 32-row
+/// groups that hold rows (below `rows`) from GM into their burst slots (a
+/// burst of 4 bytes lands on its own 32 bytes of UB).
+void readSwizzledSlots(Emitter &e, Value gm, Value base, Value slots, Value r0,
+                       Value rows, int64_t tileRows, Value b0, int64_t nbr,
+                       int64_t nbK) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  int64_t words = nbr / 4, perCopy = e.chip.maxBurstCount / 32;
+  int64_t W = ceilDiv(nbK, 4);
+  Value w0 = e.div(b0, 4);
+  Value valid = e.min(e.idx(words), e.sub(e.idx(W), w0));
+  for (int64_t g = 0; g < tileRows / 32; ++g) {
+    Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       e.idx(g * 32), rows);
+    auto branch = scf::IfOp::create(b, loc, here, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&branch.getThenRegion().front());
+    Value r = e.add(r0, g * 32);
+    Value at = e.add(base, e.add(e.mul(e.add(e.mul(e.div(r, 128), W), w0), 512),
+                                 e.mul(e.div(e.rem(r, 128), 32), 4)));
+    for (int64_t w = 0; w < words; w += perCopy) {
+      Value n = valid;
+      if (words > perCopy) {
+        n = arith::MaxSIOp::create(b, loc, e.sub(valid, e.idx(w)), e.idx(0));
+        n = e.min(n, e.idx(perCopy));
+      }
+      CopyGmToUbOp::create(b, loc, e.add(slots, g * nbr * 256 + w * 1024), gm,
+                           e.add(at, w * 512), e.mul(n, 32), e.idx(4),
+                           e.idx(12), e.idx(0), IntegerAttr());
+    }
+  }
+}
+
 /// The NaN lanes of the f32 lanes `p` replaced by `value` (through the
 /// scratch lanes `w` and the lane mask `mask`).
 void replaceNaNLanes(Emitter &e, Value p, Value w, Value mask, Attribute value,
@@ -654,8 +688,8 @@ constexpr const char *kOneOpMessage =
     "the ascend target lowers a function that returns the codes and scales "
     "of one mxq.quantize (or mxq.two_level_quantize) of its argument, the "
     "four results of one mxq.dual_quantize of it, or the result of one "
-    "mxq.dequantize or mxq.fake_quant of its arguments; other functions are "
-    "not lowered yet";
+    "mxq.dequantize, mxq.fake_quant or mxq.fake_quant_grad of its arguments; "
+    "other functions are not lowered yet";
 
 LogicalResult fail(func::FuncOp func, const Twine &why) {
   return func.emitError() << "convert-mxq-to-vtile: @" << func.getSymName()
@@ -782,6 +816,8 @@ int64_t columnBytes(const Plan &p, int64_t g, int64_t c, bool dbl, bool needW) {
   bytes += depth * roundUp(n * p.codeBits / 8, 32); // codes
   bytes += depth * roundUp(nb, 32);                 // scale bytes
   bytes += 7 * roundUp(nb, 256) * 4 + roundUp(nb, 256) / 8;
+  if (p.swizzle) // burst slots (a scale word each), the gather offsets
+    bytes += depth * c * g * 8 + g * 64 * 4;
   return bytes;
 }
 
@@ -794,6 +830,10 @@ int64_t columnBytes(const Plan &p, int64_t g, int64_t c, bool dbl, bool needW) {
 struct ColumnTiling {
   int64_t outer = 1, m = 0, n = 1, block = 32;
   bool pairs = false;
+  /// Swizzled scales: block-rows a multiple of 4 (whole scale words), and
+  /// slices over the columns padded to 128 (the scale grid's padding rows
+  /// come from all-zero columns).
+  bool swizzle = false;
   int64_t groups = 0, tileRows = 0, tileCols = 0, slices = 0, rowTiles = 0,
           tiles = 0, cores = 0;
 };
@@ -803,7 +843,7 @@ LogicalResult pickColumnTiling(func::FuncOp func, const Chip &chip,
                                function_ref<bool(int64_t, int64_t)> fits,
                                ColumnTiling &t) {
   int64_t budget = chip.ubBytes - chip.ubReserved;
-  int64_t step = t.pairs ? 2 : 1, nb = ceilDiv(t.m, t.block);
+  int64_t step = t.swizzle ? 4 : t.pairs ? 2 : 1, nb = ceilDiv(t.m, t.block);
   if (options.tileCols) {
     if (options.tileCols % 64)
       return fail(func, "tile-cols = " + Twine(options.tileCols) +
@@ -836,14 +876,14 @@ LogicalResult pickColumnTiling(func::FuncOp func, const Chip &chip,
                             " rows)");
     t.groups = options.tileRows / t.block;
   } else {
-    int64_t slices = ceilDiv(t.n, t.tileCols);
+    int64_t slices = ceilDiv(t.swizzle ? roundUp(t.n, 128) : t.n, t.tileCols);
     int64_t perSlice =
         ceilDiv(chip.cores, std::max<int64_t>(1, slices * t.outer));
     int64_t g = roundUp(std::max<int64_t>(1, nb / perSlice), step);
     t.groups = std::clamp<int64_t>(g, step, most);
   }
   t.tileRows = t.groups * t.block;
-  t.slices = ceilDiv(t.n, t.tileCols);
+  t.slices = ceilDiv(t.swizzle ? roundUp(t.n, 128) : t.n, t.tileCols);
   t.rowTiles = ceilDiv(nb, t.groups);
   t.tiles = t.outer * t.rowTiles * t.slices;
   // An empty tensor: one core and no tile.
@@ -866,7 +906,7 @@ LogicalResult planColumns(func::FuncOp func, const Chip &chip,
   auto fits = [&](int64_t g, int64_t c) {
     return columnBytes(p, g, c, options.doubleBuffer, needW) <= budget;
   };
-  ColumnTiling t{p.outer, p.m, p.n, p.block, p.pairs};
+  ColumnTiling t{p.outer, p.m, p.n, p.block, p.pairs, p.swizzle};
   if (failed(pickColumnTiling(func, chip, options, fits, t)))
     return failure();
   p.groups = t.groups, p.tileRows = t.tileRows, p.tileCols = t.tileCols;
@@ -998,8 +1038,8 @@ LogicalResult check32Rows(func::FuncOp func, const Chip &chip, int64_t cols,
   if (bytes(32, cols) <= budget)
     return success();
   return fail(func, "a tile of 32 rows of " + Twine(cols) +
-                        " columns (swizzle_32_4_4 scales are written 32 rows "
-                        "at a time) needs " +
+                        " columns (swizzle_32_4_4 scales move 32 rows at a "
+                        "time) needs " +
                         Twine(bytes(32, cols)) +
                         " bytes of UB, more than the " + Twine(budget) +
                         " chip " + Twine(chip.name) + " has");
@@ -1042,12 +1082,7 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
   // The verifier holds block_size to multiples of 32 (CANN's rule too).
   auto layout = op.getScaleLayout();
   p.swizzle = layout == dialect::ScaleLayout::swizzle_32_4_4;
-  if (p.swizzle && p.columns)
-    return fail(func, "writes swizzle_32_4_4 scales along axis " + Twine(axis) +
-                          "; the ascend recipe writes swizzled scales along "
-                          "the last axis only (a scale word along axis -2 "
-                          "would gather four block-rows byte by byte)");
-  if (p.swizzle) {
+  if (p.swizzle && !p.columns) {
     p.mRows = in.getShape()[rank - 2];
     p.batch = p.mRows ? p.rows / p.mRows : 0;
     p.swizzleRows = roundUp(p.mRows, 128);
@@ -1242,26 +1277,62 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
         sBuf = e.buffer(perBlock), mbBuf = e.buffer(perBlock),
         constBuf = e.buffer(perBlock), tBuf = e.buffer(perBlock),
         t2Buf = e.buffer(perBlock), blockMask = e.buffer(maskLanes / 8);
+  // Swizzled: a word of 4 block-rows' bytes per column (in t2Buf, word-row
+  // w at w * C lanes), gathered into the burst slots of 32-column groups
+  // (slot s of a group: word-row s / 32 of its column s % 32: lane offset
+  // (s / 32) * C + s % 32), as the last-axis writer's slots.
+  int64_t slotSize = C * G * 8, groupLanes = G * 64;
+  Value slotBuf = p.swizzle ? e.buffer(depth * slotSize) : Value();
+  Value slotOffsets = p.swizzle ? e.buffer(groupLanes * 4) : Value();
+  if (p.swizzle) {
+    auto u = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+    e.repeated(groupLanes, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
+      VIndexOp::create(b, loc, e.add(slotOffsets, off * 4), r, u32,
+                       uint64_t(off));
+    });
+    e.scalar(BinaryKind::shr, slotOffsets, slotOffsets, u(3), u32, groupLanes);
+    e.scalar(BinaryKind::And, pBuf, slotOffsets, u(31), u32, groupLanes);
+    e.scalar(BinaryKind::shr, slotOffsets, slotOffsets, u(5), u32, groupLanes);
+    e.scalar(BinaryKind::mul, slotOffsets, slotOffsets, u(C), u32, groupLanes);
+    e.binary(BinaryKind::add, slotOffsets, slotOffsets, pBuf, u32, groupLanes);
+    e.scalar(BinaryKind::shl, slotOffsets, slotOffsets, u(2), u32, groupLanes);
+  }
 
   openTileLoop(e, f, p.tiles, p.cores, dbl);
   Value t = f.t, pp = f.pp;
   Value in = e.add(inBuf, e.mul(pp, inSize));
   Value codesUB = e.add(codeBuf, e.mul(pp, codeSize));
   Value scalesUB = e.add(scaleBuf, e.mul(pp, scaleSize));
+  Value slotsUB = p.swizzle ? e.add(slotBuf, e.mul(pp, slotSize)) : Value();
   // t = (o * rowTiles + rowTile) * slices + slice
   Value slice = e.rem(t, p.slices), rest = e.div(t, p.slices);
   Value rowTile = e.rem(rest, p.rowTiles), o = e.div(rest, p.rowTiles);
   Value m0 = e.mul(rowTile, R), c0 = e.mul(slice, C);
   Value rows = e.min(e.idx(R), e.sub(e.idx(p.m), m0));
-  Value cols = e.min(e.idx(C), e.sub(e.idx(p.n), c0));
+  // Swizzled slices run up to the columns padded to 128: past the input
+  // a tile has no columns (all zero input: the grid's padding rows).
+  Value cols =
+      p.swizzle ? e.min(e.idx(C), arith::MaxSIOp::create(
+                                      b, loc, e.sub(e.idx(p.n), c0), e.idx(0)))
+                : e.min(e.idx(C), e.sub(e.idx(p.n), c0));
   auto padded = [&](Value len) { return e.mul(e.div(e.add(len, 31), 32), 32); };
 
   // DMA in; the last row tile is zeroed first when the rows do not fill it
   // (a short block's missing rows, a pair's missing block: all zero).
   e.flag(false, Pipe::v, Pipe::mte2, pp);
-  if (p.m % R) {
-    Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         rowTile, e.idx(p.rowTiles - 1));
+  // Swizzled, a ragged last slice too: its missing columns are rows of the
+  // scale grid's padding (scale 0x00).
+  bool raggedCols = p.swizzle && roundUp(p.n, 128) > p.n;
+  if (p.m % R || raggedCols) {
+    Value isLast;
+    if (p.m % R)
+      isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rowTile,
+                                     e.idx(p.rowTiles - 1));
+    if (raggedCols) {
+      Value narrow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           cols, e.idx(C));
+      isLast = isLast ? arith::OrIOp::create(b, loc, isLast, narrow) : narrow;
+    }
     auto zeroing = scf::IfOp::create(b, loc, isLast, /*withElse=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&zeroing.getThenRegion().front());
@@ -1312,6 +1383,22 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
       e.binary(BinaryKind::Or, pair, pair, e.add(sBuf, 2 * h * C * 4), u32, C);
     }
     e.cast(scalesUB, u16, t2Buf, u32, RoundMode::none, false, NB / 2);
+  } else if (p.swizzle) {
+    for (int64_t w = 0; w < G / 4; ++w) {
+      Value word = e.add(t2Buf, w * C * 4);
+      e.unary(UnaryKind::copy, word, e.add(sBuf, 4 * w * C * 4), u32, C);
+      for (int64_t k = 1; k < 4; ++k) {
+        e.scalar(BinaryKind::shl, tBuf, e.add(sBuf, (4 * w + k) * C * 4),
+                 u32v(8 * k), u32, C);
+        e.binary(BinaryKind::Or, word, word, tBuf, u32, C);
+      }
+    }
+    for (int64_t g = 0; g < C / 32; ++g)
+      e.repeated(groupLanes, 64, 1, [&](int64_t off, Value r, IntegerAttr m) {
+        VGatherOp::create(b, loc, e.add(slotsUB, g * G * 256 + off * 4),
+                          e.add(t2Buf, g * 32 * 4), e.add(slotOffsets, off * 4),
+                          r, u32, m);
+      });
   } else {
     e.cast(scalesUB, u8, sBuf, u32, RoundMode::none, false, NB);
   }
@@ -1347,7 +1434,13 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
                        e.div(e.sub(e.idx(codePitch), padded(codeLen)), 32),
                        e.sub(e.idx(codeRow), codeLen));
   Value blockRows = e.div(e.add(rows, B - 1), B);
-  if (p.pairs) {
+  if (p.swizzle) {
+    // The grid's rows are the columns (up to their 128 padding), its
+    // scale columns the block-rows.
+    Value swizzled = e.min(e.idx(C), e.sub(e.idx(roundUp(p.n, 128)), c0));
+    writeSwizzledSlots(e, scalesGM, e.mul(o, swizzleBytes(p.n, nb)), slotsUB,
+                       c0, swizzled, C, e.mul(rowTile, G), G, nb);
+  } else if (p.pairs) {
     int64_t nh = ceilDiv(nb, 2);
     Value pairs = e.div(e.add(blockRows, 1), 2);
     Value len = e.mul(cols, 2);
@@ -1682,6 +1775,11 @@ struct DequantizePlan {
   /// of `groups` block-rows of `tileCols` columns.
   bool columns = false;
   int64_t outer = 1, m = 0, n = 1, groups = 0, rowTiles = 0;
+  /// swizzle_32_4_4 scales (last axis): tiles of whole 32-row groups over
+  /// each [batch] matrix of `mRows` rows, columns a power of two times 4
+  /// blocks (the gather offsets then need no division).
+  bool swizzle = false;
+  int64_t batch = 1, mRows = 0, batchTiles = 0;
   int64_t tileRows = 0, tileCols = 0, slices = 0, tiles = 0, cores = 0;
 };
 
@@ -1716,6 +1814,8 @@ int64_t dequantizeBytes(const DequantizePlan &p, int64_t t, int64_t c,
   bytes += (p.outBytes == 4 ? depth : 1) * roundUp(n * 4, 32); // P
   bytes += p.outBytes == 4 ? 0 : depth * roundUp(n * p.outBytes, 32);
   bytes += 3 * roundUp(nb, 256) * 4 + roundUp(nb, 256) / 8; // S, MB, CONST
+  if (p.swizzle) // the scale words' burst slots, the gather offsets
+    bytes += depth * t * (c / p.block) * 8 + (c / p.block) * 32;
   return bytes;
 }
 
@@ -1778,9 +1878,15 @@ LogicalResult planDequantize(func::FuncOp func, const Chip &chip,
     p.rows *= d;
   p.k = codes.getShape().back();
   p.block = op.getBlockSize();
-  if (op.getScaleLayout() == dialect::ScaleLayout::swizzle_32_4_4)
-    return fail(func, "uses the swizzle_32_4_4 scale layout, which the "
-                      "ascend recipe does not read yet");
+  p.swizzle = op.getScaleLayout() == dialect::ScaleLayout::swizzle_32_4_4;
+  if (p.swizzle && p.columns)
+    return fail(func, "reads swizzle_32_4_4 scales along axis " + Twine(axis) +
+                          "; the ascend recipe reads swizzled scales along "
+                          "the last axis only");
+  if (p.swizzle) {
+    p.mRows = codes.getShape()[rank - 2];
+    p.batch = p.mRows ? p.rows / p.mRows : 0;
+  }
   p.pairs = op.getScaleLayout() == dialect::ScaleLayout::pairs;
   p.codeType = codes.getElementType();
   p.format = *dialect::getElementFormat(p.codeType);
@@ -1795,15 +1901,49 @@ LogicalResult planDequantize(func::FuncOp func, const Chip &chip,
   if (p.columns)
     return planDequantizeColumns(func, chip, options, p, rank);
   Tiling t;
-  if (failed(pickBlockColumnTiling(
-          func, chip, options, p.rows, p.k, p.block,
-          [&](int64_t r, int64_t c) {
-            return dequantizeBytes(p, r, c, options.doubleBuffer);
-          },
-          t)))
+  if (!p.swizzle) {
+    if (failed(pickBlockColumnTiling(
+            func, chip, options, p.rows, p.k, p.block,
+            [&](int64_t r, int64_t c) {
+              return dequantizeBytes(p, r, c, options.doubleBuffer);
+            },
+            t)))
+      return failure();
+    p.tileRows = t.tileRows, p.tileCols = t.tileCols, p.slices = t.slices;
+    p.tiles = t.tiles, p.cores = t.cores;
+    return success();
+  }
+  // Swizzled: whole 32-row groups; columns 4 blocks times a power of two.
+  auto bytes = [&](int64_t r, int64_t c) {
+    return dequantizeBytes(p, roundUp(r, 32), c, options.doubleBuffer);
+  };
+  int64_t unit = 4 * p.block;
+  if (options.tileRows % 32)
+    return fail(func, "tile-rows = " + Twine(options.tileRows) +
+                          " is not a multiple of 32 (swizzle_32_4_4 scales "
+                          "are read 32 rows at a time)");
+  if (failed(check32Rows(func, chip, options.tileCols ? options.tileCols : unit,
+                         bytes)))
     return failure();
-  p.tileRows = t.tileRows, p.tileCols = t.tileCols, p.slices = t.slices;
-  p.tiles = t.tiles, p.cores = t.cores;
+  int64_t start = unit;
+  while (start < p.k && start < (int64_t(1) << 20))
+    start *= 2;
+  auto valid = [&](int64_t c) {
+    return c > 0 && c % unit == 0 && llvm::isPowerOf2_64(c / unit);
+  };
+  int64_t swizzleRows = roundUp(p.mRows, 32);
+  if (failed(pickTiling(func, chip, options, p.batch * swizzleRows, p.k, start,
+                        unit, valid,
+                        "4 blocks (" + std::to_string(unit) +
+                            " columns) times a power of two (swizzled "
+                            "scales are gathered by shifts and masks)",
+                        bytes, chip.maxBurstCount, t)))
+    return failure();
+  p.tileRows = std::max<int64_t>(32, t.tileRows / 32 * 32);
+  p.tileCols = t.tileCols, p.slices = t.slices;
+  p.batchTiles = ceilDiv(swizzleRows, p.tileRows);
+  p.tiles = p.batch * p.batchTiles * p.slices;
+  p.cores = std::clamp<int64_t>(p.tiles, 1, chip.cores);
   return success();
 }
 
@@ -1921,6 +2061,26 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   Value outBuf = p.outBytes == 4 ? Value() : e.buffer(depth * outSize);
   Value sBuf = e.buffer(perBlock), mbBuf = e.buffer(perBlock),
         constBuf = e.buffer(perBlock), blockMask = e.buffer(maskLanes / 8);
+  // Swizzled: each 32-row group's scale words DMA'd one to a 32-byte slot,
+  // then gathered into packed rows (offsets: lane l of a group, q = nbr / 4
+  // words a row, reads slot (l % q) * 32 + l / q).
+  int64_t slotSize = T * nbr * 8;
+  Value slotBuf = p.swizzle ? e.buffer(depth * slotSize) : Value();
+  Value slotOffsets = p.swizzle ? e.buffer(nbr * 32) : Value();
+  if (p.swizzle) {
+    int64_t q = nbr / 4, lanes = nbr * 8;
+    auto u = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+    e.repeated(lanes, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
+      VIndexOp::create(b, loc, e.add(slotOffsets, off * 4), r, u32,
+                       uint64_t(off));
+    });
+    e.scalar(BinaryKind::shr, wBuf, slotOffsets, u(llvm::Log2_64(q)), u32,
+             lanes);
+    e.scalar(BinaryKind::shl, wBuf, wBuf, u(5), u32, lanes);
+    e.scalar(BinaryKind::And, slotOffsets, slotOffsets, u(q - 1), u32, lanes);
+    e.scalar(BinaryKind::shl, slotOffsets, slotOffsets, u(10), u32, lanes);
+    e.binary(BinaryKind::add, slotOffsets, slotOffsets, wBuf, u32, lanes);
+  }
 
   openTileLoop(e, f, p.tiles, p.cores, dbl);
   Value t = f.t, pp = f.pp;
@@ -1932,6 +2092,15 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   Value r0 = e.mul(rowTile, T), c0 = e.mul(slice, C);
   Value rows = e.min(e.idx(T), e.sub(e.idx(p.rows), r0));
   Value cols = e.min(e.idx(C), e.sub(e.idx(p.k), c0));
+  // Swizzled: r0 inside the tile's batch, gmRow the flat row.
+  Value gmRow = r0, batchIdx;
+  if (p.swizzle) {
+    batchIdx = e.div(rowTile, p.batchTiles);
+    r0 = e.mul(e.rem(rowTile, p.batchTiles), T);
+    rows = e.min(e.idx(T), arith::MaxSIOp::create(
+                               b, loc, e.sub(e.idx(p.mRows), r0), e.idx(0)));
+    gmRow = e.add(e.mul(batchIdx, p.mRows), r0);
+  }
   auto padded = [&](Value len) { return e.mul(e.div(e.add(len, 31), 32), 32); };
 
   // DMA in: the codes and the scale bytes of this tile.
@@ -1939,22 +2108,37 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   Value codeLen = e.div(e.add(e.mul(cols, p.codeBits), 7), 8);
   CopyGmToUbOp::create(
       b, loc, codesUB, codesGM,
-      e.add(e.mul(r0, codeRow), e.div(e.mul(c0, p.codeBits), 8)), rows, codeLen,
-      e.sub(e.idx(codeRow), codeLen),
+      e.add(e.mul(gmRow, codeRow), e.div(e.mul(c0, p.codeBits), 8)), rows,
+      codeLen, e.sub(e.idx(codeRow), codeLen),
       e.div(e.sub(e.idx(codePitch), padded(codeLen)), 32),
       b.getI64IntegerAttr(0));
   Value blocks = e.div(e.add(cols, B - 1), B);
-  CopyGmToUbOp::create(b, loc, scalesUB, scalesGM,
-                       e.add(e.mul(r0, scaleRow), e.div(c0, B)), rows, blocks,
-                       e.sub(e.idx(scaleRow), blocks),
-                       e.div(e.sub(e.idx(scalePitch), padded(blocks)), 32),
-                       b.getI64IntegerAttr(0));
+  Value slotsUB;
+  if (p.swizzle) {
+    slotsUB = e.add(slotBuf, e.mul(pp, slotSize));
+    readSwizzledSlots(e, scalesGM, e.mul(batchIdx, swizzleBytes(p.mRows, nbK)),
+                      slotsUB, r0, rows, T, e.div(c0, B), nbr, nbK);
+  } else {
+    CopyGmToUbOp::create(b, loc, scalesUB, scalesGM,
+                         e.add(e.mul(r0, scaleRow), e.div(c0, B)), rows, blocks,
+                         e.sub(e.idx(scaleRow), blocks),
+                         e.div(e.sub(e.idx(scalePitch), padded(blocks)), 32),
+                         b.getI64IntegerAttr(0));
+  }
   e.flag(true, Pipe::mte2, Pipe::v, pp);
   e.flag(false, Pipe::mte2, Pipe::v, pp);
 
   // Decode (exact) and widen the scale bytes.
   emitDecode(e, p, codesUB, qBuf, wBuf, laneMask, dBuf, N);
-  if (nbr % 32 == 0) {
+  if (p.swizzle) {
+    for (int64_t g = 0; g < T / 32; ++g)
+      e.repeated(nbr * 8, 64, 1, [&](int64_t off, Value r, IntegerAttr mask) {
+        VGatherOp::create(b, loc, e.add(scalesUB, g * 32 * nbr + off * 4),
+                          e.add(slotsUB, g * nbr * 256),
+                          e.add(slotOffsets, off * 4), r, u32, mask);
+      });
+    e.cast(sBuf, u32, scalesUB, u8, RoundMode::none, false, NB);
+  } else if (nbr % 32 == 0) {
     e.cast(sBuf, u32, scalesUB, u8, RoundMode::none, false, NB);
   } else {
     for (int64_t row0 = 0; row0 < T; row0 += chip.maxRepeat) {
@@ -1985,8 +2169,8 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   e.flag(false, Pipe::v, Pipe::mte3, pp);
   Value outLen = e.mul(cols, p.outBytes);
   CopyUbToGmOp::create(
-      b, loc, outGM, e.mul(e.add(e.mul(r0, p.k), c0), p.outBytes), outUB, rows,
-      outLen, e.div(e.sub(e.idx(outPitch), padded(outLen)), 32),
+      b, loc, outGM, e.mul(e.add(e.mul(gmRow, p.k), c0), p.outBytes), outUB,
+      rows, outLen, e.div(e.sub(e.idx(outPitch), padded(outLen)), 32),
       e.mul(e.sub(e.idx(p.k), cols), p.outBytes));
   e.flag(true, Pipe::mte3, Pipe::v, pp);
 
@@ -2141,6 +2325,9 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
 struct FakeQuantPlan {
   enum class Channels { Tensor, Rows, Columns };
   dialect::FakeQuantOp op;
+  /// The straight-through gradient instead (`op` null): grad where
+  /// quant_min * step <= x <= quant_max * step, else +0.
+  dialect::FakeQuantGradOp grad;
   Channels channels = Channels::Tensor;
   int64_t rows = 1, n = 0;
   Type inType, format;
@@ -2162,34 +2349,41 @@ int64_t fakeQuantBytes(const FakeQuantPlan &p, int64_t t, int64_t c, bool dbl) {
   bytes += p.inBytes == 4 ? 0 : depth * roundUp(n * p.inBytes, 32); // OUT
   bytes += roundUp(n, 32) + roundUp(n * 4, 32) + roundUp(n / 8, 32);
   bytes += p.emulate ? 2 * roundUp(n * 4, 32) : 0; // the emulation's scratch
+  if (p.grad) // the gradient tile, a second lane mask
+    bytes += depth * roundUp(n * p.inBytes, 32) + roundUp(n / 8, 32);
   return bytes;
 }
 
 LogicalResult planFakeQuant(func::FuncOp func, const Chip &chip,
                             const TilingOptions &options, FakeQuantPlan &p) {
   Block &body = func.getBody().front();
-  auto op = dyn_cast<dialect::FakeQuantOp>(body.front());
+  Operation *first = &body.front();
   auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
-  if (!op || func.getNumArguments() != 3 ||
-      op.getInput() != func.getArgument(0) ||
-      op.getStepSize() != func.getArgument(1) ||
-      op.getZeroPoint() != func.getArgument(2) || !ret ||
-      ret.getNumOperands() != 1 || ret.getOperand(0) != op.getResult() ||
+  if (!isa<dialect::FakeQuantOp, dialect::FakeQuantGradOp>(first) ||
+      first->getOperands() != func.getArguments() || !ret ||
+      ret.getOperands() != first->getResults() ||
       &*std::next(body.begin()) != ret.getOperation())
     return fail(func, kOneOpMessage);
-  p.op = op;
-  auto in = cast<RankedTensorType>(op.getInput().getType());
+  p.op = dyn_cast<dialect::FakeQuantOp>(first);
+  p.grad = dyn_cast<dialect::FakeQuantGradOp>(first);
+  Value input = p.op ? p.op.getInput() : p.grad.getInput();
+  Value stepSize = p.op ? p.op.getStepSize() : p.grad.getStepSize();
+  auto in = cast<RankedTensorType>(input.getType());
   if (!in.hasStaticShape() ||
-      !cast<RankedTensorType>(op.getStepSize().getType()).hasStaticShape())
+      !cast<RankedTensorType>(stepSize.getType()).hasStaticShape())
     return fail(func, "needs static shapes (mxq-run specialises a function "
                       "to its inputs' shapes before lowering it)");
   int64_t rank = in.getRank();
-  p.format = op.getFormat();
-  if (!isa<Float8E4M3FNType, Float8E5M2Type>(p.format))
-    return fail(func, "fake-quantizes to " + Twine(str(p.format)) +
-                          "; the Ascend vector core casts f32 to FP8 only");
-  p.emulate = !chip.mxCasts;
-  if (auto axis = op.getAxis()) {
+  if (p.op) {
+    p.format = p.op.getFormat();
+    if (!isa<Float8E4M3FNType, Float8E5M2Type>(p.format))
+      return fail(func, "fake-quantizes to " + Twine(str(p.format)) +
+                            "; the Ascend vector core casts f32 to FP8 only");
+    p.emulate = !chip.mxCasts;
+  }
+  std::optional<uint64_t> channelAxis =
+      p.op ? p.op.getAxis() : p.grad.getAxis();
+  if (auto axis = channelAxis) {
     if (int64_t(*axis) == rank - 1)
       p.channels = FakeQuantPlan::Channels::Columns;
     else if (rank == 2 && *axis == 0)
@@ -2205,8 +2399,10 @@ LogicalResult planFakeQuant(func::FuncOp func, const Chip &chip,
   p.n = rank ? in.getShape().back() : 1;
   p.inType = in.getElementType();
   p.inBytes = p.inType.getIntOrFloatBitWidth() / 8;
-  p.quantMin = op.getQuantMin().convertToFloat();
-  p.quantMax = op.getQuantMax().convertToFloat();
+  p.quantMin =
+      (p.op ? p.op.getQuantMin() : p.grad.getQuantMin()).convertToFloat();
+  p.quantMax =
+      (p.op ? p.op.getQuantMax() : p.grad.getQuantMax()).convertToFloat();
   // Columns: a multiple of 64 (whole 32-byte blocks of every buffer).
   Tiling t;
   if (failed(pickTiling(
@@ -2230,17 +2426,26 @@ void emitFakeQuant(func::FuncOp func, const Chip &chip, const FakeQuantPlan &p,
                    const TilingOptions &options) {
   MLIRContext *ctx = func.getContext();
   dialect::FakeQuantOp op = p.op;
-  SmallVector<Value> gmValues = {op.getInput(), op.getStepSize(),
-                                 op.getZeroPoint(), op.getResult()};
-  Location loc = op.getLoc();
+  dialect::FakeQuantGradOp grad = p.grad;
+  SmallVector<Value> gmValues =
+      grad ? SmallVector<Value>{grad.getGrad(), grad.getInput(),
+                                grad.getStepSize(), grad.getResult()}
+           : SmallVector<Value>{op.getInput(), op.getStepSize(),
+                                op.getZeroPoint(), op.getResult()};
+  Location loc = grad ? grad.getLoc() : op.getLoc();
   const bool dbl = options.doubleBuffer;
   using Channels = FakeQuantPlan::Channels;
 
   Frame f = beginKernel(func, gmValues, p.cores);
   OpBuilder b = OpBuilder::atBlockBegin(f.entry);
   Emitter e{b, loc, chip};
-  Value x = f.entry->getArgument(0), stepGM = f.entry->getArgument(1),
-        zeroGM = f.entry->getArgument(2), outGM = f.entry->getArgument(3);
+  // fake_quant (x, step, zero point, result); its gradient (grad, x, step,
+  // result).
+  Value gradGM = grad ? f.entry->getArgument(0) : Value();
+  Value x = f.entry->getArgument(grad ? 1 : 0),
+        stepGM = f.entry->getArgument(grad ? 2 : 1),
+        zeroGM = grad ? Value() : f.entry->getArgument(2),
+        outGM = f.entry->getArgument(3);
   Type f32 = b.getF32Type();
   Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
   auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
@@ -2264,10 +2469,13 @@ void emitFakeQuant(func::FuncOp func, const Chip &chip, const FakeQuantPlan &p,
         laneMask = e.buffer(N / 8);
   Value e1 = p.emulate ? e.buffer(N * 4) : Value(),
         e2 = p.emulate ? e.buffer(N * 4) : Value();
+  Value gradBuf = grad ? e.buffer(depth * inSize) : Value();
+  Value laneMask2 = grad ? e.buffer(N / 8) : Value();
 
   openTileLoop(e, f, p.tiles, p.cores, dbl);
   Value t = f.t, pp = f.pp, zero = e.idx(0), one = e.idx(1);
   Value in = e.add(inBuf, e.mul(pp, inSize));
+  Value gradUB = grad ? e.add(gradBuf, e.mul(pp, inSize)) : Value();
   Value step = e.add(stepBuf, e.mul(pp, paramSize));
   Value zp = e.add(zeroBuf, e.mul(pp, paramSize));
   Value P = p.inBytes == 4 ? e.add(pBuf, e.mul(pp, pSize)) : pBuf;
@@ -2281,10 +2489,13 @@ void emitFakeQuant(func::FuncOp func, const Chip &chip, const FakeQuantPlan &p,
   // DMA in: the tile and its channels' step and zero point.
   e.flag(false, Pipe::v, Pipe::mte2, pp);
   Value inLen = e.mul(cols, p.inBytes);
-  CopyGmToUbOp::create(
-      b, loc, in, x, e.mul(e.add(e.mul(r0, p.n), c0), p.inBytes), rows, inLen,
-      e.mul(e.sub(e.idx(p.n), cols), p.inBytes),
-      e.div(e.sub(e.idx(inPitch), padded(inLen)), 32), b.getI64IntegerAttr(0));
+  for (auto [ub, gmArg] : {std::pair<Value, Value>{in, x}, {gradUB, gradGM}})
+    if (ub)
+      CopyGmToUbOp::create(b, loc, ub, gmArg,
+                           e.mul(e.add(e.mul(r0, p.n), c0), p.inBytes), rows,
+                           inLen, e.mul(e.sub(e.idx(p.n), cols), p.inBytes),
+                           e.div(e.sub(e.idx(inPitch), padded(inLen)), 32),
+                           b.getI64IntegerAttr(0));
   Value paramOff = zero, paramLen = e.idx(4);
   if (p.channels == Channels::Rows) {
     paramOff = e.mul(r0, 4);
@@ -2294,8 +2505,9 @@ void emitFakeQuant(func::FuncOp func, const Chip &chip, const FakeQuantPlan &p,
     paramLen = e.mul(cols, 4);
   }
   for (auto [ub, gmArg] : {std::pair<Value, Value>{step, stepGM}, {zp, zeroGM}})
-    CopyGmToUbOp::create(b, loc, ub, gmArg, paramOff, one, paramLen, zero, zero,
-                         IntegerAttr());
+    if (gmArg)
+      CopyGmToUbOp::create(b, loc, ub, gmArg, paramOff, one, paramLen, zero,
+                           zero, IntegerAttr());
   e.flag(true, Pipe::mte2, Pipe::v, pp);
   e.flag(false, Pipe::mte2, Pipe::v, pp);
 
@@ -2306,6 +2518,8 @@ void emitFakeQuant(func::FuncOp func, const Chip &chip, const FakeQuantPlan &p,
     e.cast(X, f32, in, p.inType, RoundMode::none, false, N);
   }
   for (auto [full, param] : {std::pair<Value, Value>{sBuf, step}, {zBuf, zp}}) {
+    if (grad && full == zBuf)
+      continue;
     if (p.channels == Channels::Columns) {
       // Each row a copy of the channel row (re-read: repeat stride 0).
       int64_t rowBlocks = C * 4 / 32;
@@ -2327,36 +2541,58 @@ void emitFakeQuant(func::FuncOp func, const Chip &chip, const FakeQuantPlan &p,
                  });
     }
   }
-  // t = x / step + zero, clamped (NaN stays NaN).
-  e.binary(BinaryKind::div, wBuf, X, sBuf, f32, N);
-  e.flag(true, Pipe::v, Pipe::mte2, pp); // input and parameters consumed
-  e.binary(BinaryKind::add, wBuf, wBuf, zBuf, f32, N);
-  e.scalar(BinaryKind::max, wBuf, wBuf, FloatAttr::get(f32, p.quantMin), f32,
-           N);
-  e.scalar(BinaryKind::min, wBuf, wBuf, FloatAttr::get(f32, p.quantMax), f32,
-           N);
-  // Through the code and back, then (q - zero) * step.
-  ElementFormat format = *dialect::getElementFormat(p.format);
-  if (p.emulate)
-    emitEmulatedCodes(e, format, RoundMode::rint, /*nanZero=*/false, wBuf, e1,
-                      e2, laneMask, codeBuf, N);
-  else
-    e.cast(codeBuf, p.format, wBuf, f32, RoundMode::rint, true, N);
-  if (p.inBytes == 4)
-    e.flag(false, Pipe::mte3, Pipe::v, pp); // P is this tile's output
-  if (p.emulate) {
-    e.cast(e1, u32, codeBuf, IntegerType::get(ctx, 8, IntegerType::Unsigned),
-           RoundMode::none, false, N);
-    emitEmulatedDecode(e, format, e1, e2, laneMask, P, N);
-  } else {
-    e.cast(P, f32, codeBuf, p.format, RoundMode::none, false, N);
-  }
-  e.binary(BinaryKind::sub, P, P, zBuf, f32, N);
-  e.binary(BinaryKind::mul, P, P, sBuf, f32, N);
-  replaceNaNLanes(e, P, wBuf, laneMask, u32v(0x7FC00000), u32, N);
-  if (p.inBytes != 4) {
+  if (grad) {
+    // The gradient where quant_min * step <= x <= quant_max * step (fp32
+    // bounds, ordered compares: a NaN x fails both), else +0.
+    auto compare = [&](CmpPredicate pred, Value mask, Value lhs, Value rhs) {
+      e.repeated(N, 64, 4, [&](int64_t off, Value r, IntegerAttr m) {
+        VCmpOp::create(b, loc, pred, e.add(mask, off / 8), e.add(lhs, off * 4),
+                       e.add(rhs, off * 4), r, f32, m);
+      });
+    };
+    e.scalar(BinaryKind::mul, wBuf, sBuf, FloatAttr::get(f32, p.quantMin), f32,
+             N);
+    compare(CmpPredicate::ge, laneMask, X, wBuf);
+    e.scalar(BinaryKind::mul, wBuf, sBuf, FloatAttr::get(f32, p.quantMax), f32,
+             N);
+    compare(CmpPredicate::le, laneMask2, X, wBuf);
+    e.dup(wBuf, u32v(0), u32, N * p.inBytes / 4);
     e.flag(false, Pipe::mte3, Pipe::v, pp);
-    e.cast(outUB, p.inType, P, f32, RoundMode::rint, false, N);
+    e.sel(outUB, laneMask, gradUB, wBuf, p.inType, N);
+    e.sel(outUB, laneMask2, outUB, wBuf, p.inType, N);
+    e.flag(true, Pipe::v, Pipe::mte2, pp); // the inputs consumed
+  } else {
+    // t = x / step + zero, clamped (NaN stays NaN).
+    e.binary(BinaryKind::div, wBuf, X, sBuf, f32, N);
+    e.flag(true, Pipe::v, Pipe::mte2, pp); // input and parameters consumed
+    e.binary(BinaryKind::add, wBuf, wBuf, zBuf, f32, N);
+    e.scalar(BinaryKind::max, wBuf, wBuf, FloatAttr::get(f32, p.quantMin), f32,
+             N);
+    e.scalar(BinaryKind::min, wBuf, wBuf, FloatAttr::get(f32, p.quantMax), f32,
+             N);
+    // Through the code and back, then (q - zero) * step.
+    ElementFormat format = *dialect::getElementFormat(p.format);
+    if (p.emulate)
+      emitEmulatedCodes(e, format, RoundMode::rint, /*nanZero=*/false, wBuf, e1,
+                        e2, laneMask, codeBuf, N);
+    else
+      e.cast(codeBuf, p.format, wBuf, f32, RoundMode::rint, true, N);
+    if (p.inBytes == 4)
+      e.flag(false, Pipe::mte3, Pipe::v, pp); // P is this tile's output
+    if (p.emulate) {
+      e.cast(e1, u32, codeBuf, IntegerType::get(ctx, 8, IntegerType::Unsigned),
+             RoundMode::none, false, N);
+      emitEmulatedDecode(e, format, e1, e2, laneMask, P, N);
+    } else {
+      e.cast(P, f32, codeBuf, p.format, RoundMode::none, false, N);
+    }
+    e.binary(BinaryKind::sub, P, P, zBuf, f32, N);
+    e.binary(BinaryKind::mul, P, P, sBuf, f32, N);
+    replaceNaNLanes(e, P, wBuf, laneMask, u32v(0x7FC00000), u32, N);
+    if (p.inBytes != 4) {
+      e.flag(false, Pipe::mte3, Pipe::v, pp);
+      e.cast(outUB, p.inType, P, f32, RoundMode::rint, false, N);
+    }
   }
 
   e.flag(true, Pipe::v, Pipe::mte3, pp);
@@ -2381,12 +2617,14 @@ struct TwoLevelPlan {
   /// The FP4 cast by integer code (a chip without MX casts: a2).
   bool emulate = false;
   dialect::Rounding rounding = dialect::Rounding::rne;
+  /// x = x * smooth in the input type first (a [k] vector of it).
+  bool smooth = false;
   int64_t tileRows = 0, tileCols = 0, slices = 0, tiles = 0, cores = 0;
 };
 
 constexpr int64_t kBlock0 = kTwoLevelBlock0, kBlock1 = kTwoLevelBlock1;
 
-int64_t twoLevelBytes(int64_t t, int64_t c, bool dbl) {
+int64_t twoLevelBytes(int64_t t, int64_t c, bool dbl, bool smooth) {
   int64_t n = t * c, nb1 = n / kBlock1, depth = dbl ? 2 : 1;
   int64_t pitch0 = roundUp(ceilDiv(c, kBlock0) * 4, 32);
   int64_t bytes = 0;
@@ -2398,6 +2636,8 @@ int64_t twoLevelBytes(int64_t t, int64_t c, bool dbl) {
   bytes += roundUp(t * pitch0 / 4, 256) * 4 * 2 + 64; // L0, its mask
   bytes += depth * t * roundUp(c / kBlock1, 32);      // level-1 out
   bytes += 5 * roundUp(nb1, 256) * 4 + roundUp(nb1, 256) / 8;
+  if (smooth) // the tile's smooth slice, and as f32
+    bytes += depth * roundUp(c * 2, 32) + roundUp(c * 4, 32);
   return bytes;
 }
 
@@ -2412,9 +2652,9 @@ LogicalResult planTwoLevel(func::FuncOp func, const Chip &chip,
       ret.getOperand(2) != op.getLevel1Scales() ||
       &*std::next(body.begin()) != ret.getOperation())
     return fail(func, kOneOpMessage);
-  if (op.getSmooth())
-    return fail(func, "has a smooth scale, which the ascend two-level "
-                      "recipe does not take yet");
+  p.smooth = bool(op.getSmooth());
+  if (p.smooth && op.getSmooth() != func.getArgument(1))
+    return fail(func, kOneOpMessage);
   p.op = op;
   auto in = cast<RankedTensorType>(op.getInput().getType());
   if (!in.hasStaticShape())
@@ -2442,7 +2682,7 @@ LogicalResult planTwoLevel(func::FuncOp func, const Chip &chip,
           func, chip, options, p.rows, p.k, start, kBlock0, valid,
           "a multiple of 512 of at most 2048 or a multiple of 1024",
           [&](int64_t r, int64_t c) {
-            return twoLevelBytes(r, c, options.doubleBuffer);
+            return twoLevelBytes(r, c, options.doubleBuffer, p.smooth);
           },
           chip.maxRepeat, t)))
     return failure();
@@ -2456,16 +2696,22 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
                   const TilingOptions &options) {
   MLIRContext *ctx = func.getContext();
   dialect::TwoLevelQuantizeOp op = p.op;
-  SmallVector<Value> gmValues = {op.getInput(), op.getY(), op.getLevel0Scales(),
-                                 op.getLevel1Scales()};
+  SmallVector<Value> gmValues = {op.getInput()};
+  if (p.smooth)
+    gmValues.push_back(op.getSmooth());
+  gmValues.append({op.getY(), op.getLevel0Scales(), op.getLevel1Scales()});
   Location loc = op.getLoc();
   const bool dbl = options.doubleBuffer;
 
   Frame f = beginKernel(func, gmValues, p.cores);
   OpBuilder b = OpBuilder::atBlockBegin(f.entry);
   Emitter e{b, loc, chip};
-  Value x = f.entry->getArgument(0), codesGM = f.entry->getArgument(1),
-        level0GM = f.entry->getArgument(2), level1GM = f.entry->getArgument(3);
+  unsigned out = p.smooth ? 2 : 1; // the first result's argument
+  Value x = f.entry->getArgument(0),
+        smoothGM = p.smooth ? f.entry->getArgument(1) : Value(),
+        codesGM = f.entry->getArgument(out),
+        level0GM = f.entry->getArgument(out + 1),
+        level1GM = f.entry->getArgument(out + 2);
   Type f32 = b.getF32Type(), bf16 = b.getBF16Type();
   Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
   Type fp4 = Float4E2M1FNType::get(ctx);
@@ -2498,10 +2744,14 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
   Value amBuf = e.buffer(perBlock), eBuf = e.buffer(perBlock),
         sBuf = e.buffer(perBlock), mbBuf = e.buffer(perBlock),
         constBuf = e.buffer(perBlock), blockMask = e.buffer(maskLanes / 8);
+  int64_t smoothSize = roundUp(C * 2, 32);
+  Value smoothBuf = p.smooth ? e.buffer(depth * smoothSize) : Value();
+  Value SF = p.smooth ? e.buffer(C * 4) : Value();
 
   openTileLoop(e, f, p.tiles, p.cores, dbl);
   Value t = f.t, pp = f.pp;
   Value in = e.add(inBuf, e.mul(pp, inSize));
+  Value smoothUB = p.smooth ? e.add(smoothBuf, e.mul(pp, smoothSize)) : Value();
   Value codesUB = e.add(codeBuf, e.mul(pp, codeSize));
   Value l0UB = e.add(l0Out, e.mul(pp, l0Size));
   Value scalesUB = e.add(scaleBuf, e.mul(pp, scaleSize));
@@ -2520,6 +2770,8 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&zeroing.getThenRegion().front());
     e.dup(in, IntegerAttr::get(u32, 0), u32, N / 2);
+    if (p.smooth) // the smooth past the last column: 0, never Inf or NaN
+      e.dup(smoothUB, IntegerAttr::get(u32, 0), u32, C / 2);
     e.flag(true, Pipe::v, Pipe::mte2, e.idx(2));
     e.flag(false, Pipe::v, Pipe::mte2, e.idx(2));
   }
@@ -2528,9 +2780,37 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
                        inLen, e.mul(e.sub(e.idx(p.k), cols), 2),
                        e.div(e.sub(e.idx(inPitch), padded(inLen)), 32),
                        b.getI64IntegerAttr(0));
+  if (p.smooth)
+    CopyGmToUbOp::create(b, loc, smoothUB, smoothGM, e.mul(c0, 2), e.idx(1),
+                         inLen, e.idx(0), e.idx(0), b.getI64IntegerAttr(0));
   e.flag(true, Pipe::mte2, Pipe::v, pp);
   e.flag(false, Pipe::mte2, Pipe::v, pp);
   e.cast(X, f32, in, p.inType, RoundMode::none, false, N);
+  if (p.smooth) {
+    // x * smooth in the input type: the f32 product of two 16-bit values is
+    // exact, so one rounding to the input type (rint) is the input type's
+    // own multiply. The smooth row is re-read for every row (stride 0), or
+    // with few rows multiplies each row.
+    e.cast(SF, f32, smoothUB, p.inType, RoundMode::none, false, C);
+    if (T <= C / 64) { // few rows: a row at a time, contiguous repeats
+      for (int64_t r = 0; r < T; ++r)
+        e.binary(BinaryKind::mul, e.add(X, r * C * 4), e.add(X, r * C * 4), SF,
+                 f32, C);
+    } else {
+      int64_t rowBlocks = C * 4 / 32;
+      for (int64_t k = 0; k < C / 64; ++k)
+        for (int64_t row0 = 0; row0 < T; row0 += chip.maxRepeat) {
+          int64_t nr = std::min<int64_t>(chip.maxRepeat, T - row0);
+          int64_t off = (row0 * C + k * 64) * 4;
+          VBinaryOp::create(b, loc, BinaryKind::mul, e.add(X, off),
+                            e.add(X, off), e.add(SF, k * 256), e.idx(nr), f32,
+                            IntegerAttr(), nullptr,
+                            b.getDenseI64ArrayAttr({rowBlocks, rowBlocks, 0}));
+        }
+    }
+    e.cast(in, p.inType, X, f32, RoundMode::rint, false, N);
+    e.cast(X, f32, in, p.inType, RoundMode::none, false, N);
+  }
   e.flag(true, Pipe::v, Pipe::mte2, pp);
 
   // Level 0: per 512 the maximum of the finite |x| (Inf and NaN count 0),
@@ -2733,7 +3013,8 @@ LogicalResult lowerFunctionToVTile(func::FuncOp func, const Chip &chip,
     emitTwoLevel(func, chip, p, options);
     return success();
   }
-  if (isa<dialect::FakeQuantOp>(func.getBody().front().front())) {
+  if (isa<dialect::FakeQuantOp, dialect::FakeQuantGradOp>(
+          func.getBody().front().front())) {
     FakeQuantPlan p;
     if (failed(planFakeQuant(func, chip, options, p)))
       return failure();

@@ -455,8 +455,8 @@ private:
       return waitFlag(w);
     if (auto b = dyn_cast<PipeBarrierOp>(op))
       return barrier(b);
-    if (isa<VBinaryOp, VScalarOp, VUnaryOp, VDupOp, VCmpsOp, VSelOp, VCastOp,
-            VReduceGroupOp, VBroadcastGroupOp, VIndexOp, VGatherOp,
+    if (isa<VBinaryOp, VScalarOp, VUnaryOp, VDupOp, VCmpsOp, VCmpOp, VSelOp,
+            VCastOp, VReduceGroupOp, VBroadcastGroupOp, VIndexOp, VGatherOp,
             VTransposeOp>(op))
       return vector(op);
     return fail(op, "is not an operation the simulator executes (it runs "
@@ -1243,6 +1243,37 @@ private:
                     uint8_t &byte = core->ub[dst + i * lanes / 8 + l / 8];
                     bool bit = l < active &&
                                compareLane(p, src.type, load(src, i, l), s);
+                    byte = uint8_t((byte & ~(1u << (l % 8))) |
+                                   (unsigned(bit) << (l % 8)));
+                  }
+              };
+              return true;
+            })
+            .Case([&](VCmpOp v) {
+              int64_t lanes = lanesFor({v.getType()}), r = get(v.getRepeat());
+              int64_t active = v.getMask().value_or(lanes);
+              Operand lhs = operand(v.getLhs(), v.getType(), lanes);
+              Operand rhs = operand(v.getRhs(), v.getType(), lanes);
+              int64_t dst = get(v.getDst());
+              if (!checkRepeat(r) || !aligned(op, dst, "a destination") ||
+                  !touchOperand(op, lhs, r, active, false, accesses) ||
+                  !touchOperand(op, rhs, r, active, false, accesses) ||
+                  !touch(op, dst, dst + r * lanes / 8, true, accesses))
+                return false;
+              occupancy = r * chip.vecCyclesPerRepeat;
+              compute = [=, this, p = v.getPredicate()]() {
+                LT t = lhs.type;
+                for (int64_t i = 0; i < r; ++i)
+                  for (int64_t l = 0; l < lanes; ++l) {
+                    uint8_t &byte = core->ub[dst + i * lanes / 8 + l / 8];
+                    bool bit = false;
+                    if (l < active) {
+                      uint32_t b = load(rhs, i, l);
+                      double s = isFloat(t)    ? double(floatOf(b, t))
+                                 : isSigned(t) ? double(intOf(b, t))
+                                               : double(b);
+                      bit = compareLane(p, t, load(lhs, i, l), s);
+                    }
                     byte = uint8_t((byte & ~(1u << (l % 8))) |
                                    (unsigned(bit) << (l % 8)));
                   }

@@ -344,6 +344,19 @@ LogicalResult VCmpsOp::verify() {
   return verifyElementwise(*this, {getDst(), getSrc()}, getType());
 }
 
+LogicalResult VCmpOp::verify() {
+  Chip chip;
+  if (failed(withChip(*this, chip)) ||
+      failed(checkLaneType(*this, getType(), "lane")))
+    return failure();
+  for (Value v : {getDst(), getLhs(), getRhs()})
+    if (failed(checkUBAddress(*this, v, "an operand's", chip)))
+      return failure();
+  unsigned bits = laneBits(getType());
+  return checkVectorCommon(*this, getRepeat(), getMask(), std::nullopt,
+                           std::nullopt, {bits, bits, bits}, chip);
+}
+
 LogicalResult VSelOp::verify() {
   if (getBlockStrides() || getRepeatStrides())
     return emitOpError() << "takes no strides";

@@ -428,3 +428,23 @@ func.func @vtranspose_repeats() attributes {vtile.kernel} {
   vtile.vtranspose %c0, %c0 {rows = 32 : i64, cols = 1024 : i64, src_stride = 1024 : i64, dst_stride = 32 : i64} : f32
   return
 }
+
+// -----
+
+func.func @vcmp_lane() attributes {vtile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{lane type 'f4E2M1FN' is not a lane type}}
+  vtile.vcmp <ge> %c0, %c0, %c0 repeat %c1 : f4E2M1FN
+  return
+}
+
+// -----
+
+func.func @vcmp_mask() attributes {vtile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{has mask 200, but a repeat of 16-bit lanes has 1 to 128 lanes}}
+  vtile.vcmp <ge> %c0, %c0, %c0 repeat %c1 {mask = 200 : i64} : bf16
+  return
+}

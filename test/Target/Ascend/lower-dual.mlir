@@ -42,7 +42,7 @@
 
 // ROWS: tile-rows = 64 is not 32 (a dual tile is one block of rows: its columns are the column blocks)
 // COLS: tile-cols = 192 is not a multiple of 128 (whole 4-byte words of swizzled scales)
-// UB: a tile of 32 rows of 128 columns (swizzle_32_4_4 scales are written 32 rows at a time) needs {{[0-9]+}} bytes of UB, more than the {{[0-9]+}} chip 950pr has
+// UB: a tile of 32 rows of 128 columns (swizzle_32_4_4 scales move 32 rows at a time) needs {{[0-9]+}} bytes of UB, more than the {{[0-9]+}} chip 950pr has
 func.func @dual(%x: tensor<200x300xbf16>) -> (tensor<200x300xf8E4M3FN>, tensor<3072xf8E8M0FNU>, tensor<300x200xf8E4M3FN>, tensor<3072xf8E8M0FNU>) {
   %q0, %s0, %q1, %s1 = mxq.dual_quantize %x scale = rceil
       : tensor<200x300xbf16> -> tensor<200x300xf8E4M3FN>, tensor<3072xf8E8M0FNU>, tensor<300x200xf8E4M3FN>, tensor<3072xf8E8M0FNU>

@@ -43,16 +43,7 @@ func.func @fp4_axis0_rank3(%x: tensor<64x4x64xbf16>) -> (tensor<64x4x64xf4E2M1FN
 
 // -----
 
-// expected-error @+1 {{@swizzled_axis0: writes swizzle_32_4_4 scales along axis 0; the ascend recipe writes swizzled scales along the last axis only (a scale word along axis -2 would gather four block-rows byte by byte)}}
-func.func @swizzled_axis0(%x: tensor<128x128xbf16>) -> (tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>) {
-  %q, %s = mxq.quantize %x axis = 0 scale = floor layout = swizzle_32_4_4
-      : tensor<128x128xbf16> -> tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
-  return %q, %s : tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
-}
-
-// -----
-
-// expected-error @+1 {{@two_ops: the ascend target lowers a function that returns the codes and scales of one mxq.quantize (or mxq.two_level_quantize) of its argument, the four results of one mxq.dual_quantize of it, or the result of one mxq.dequantize or mxq.fake_quant of its arguments; other functions are not lowered yet}}
+// expected-error @+1 {{@two_ops: the ascend target lowers a function that returns the codes and scales of one mxq.quantize (or mxq.two_level_quantize) of its argument, the four results of one mxq.dual_quantize of it, or the result of one mxq.dequantize, mxq.fake_quant or mxq.fake_quant_grad of its arguments; other functions are not lowered yet}}
 func.func @two_ops(%x: tensor<4x64xbf16>) -> tensor<4x64xf32> {
   %q, %s = mxq.quantize %x axis = 1 scale = floor
       : tensor<4x64xbf16> -> tensor<4x64xf8E4M3FN>, tensor<4x2xf8E8M0FNU>
@@ -79,8 +70,11 @@ func.func @dequant_fp4_axis0_rank3(%q: tensor<64x2x64xf4E2M1FN>, %s: tensor<2x2x
 
 // -----
 
-// expected-error @+1 {{@two_level_smooth: has a smooth scale, which the ascend two-level recipe does not take yet}}
-func.func @two_level_smooth(%x: tensor<4x512xbf16>, %m: tensor<512xbf16>) -> (tensor<4x512xf4E2M1FN>, tensor<4x1xf32>, tensor<4x8x2xf8E8M0FNU>) {
+// The smooth scale must be the function's second argument (a kernel's GM
+// operands are its arguments).
+// expected-error @+1 {{@two_level_smooth_computed: the ascend target lowers a function that returns}}
+func.func @two_level_smooth_computed(%x: tensor<4x512xbf16>) -> (tensor<4x512xf4E2M1FN>, tensor<4x1xf32>, tensor<4x8x2xf8E8M0FNU>) {
+  %m = arith.constant dense<1.0> : tensor<512xbf16>
   %y, %l0, %l1 = mxq.two_level_quantize %x smooth %m
       : tensor<4x512xbf16>, tensor<512xbf16> -> tensor<4x512xf4E2M1FN>, tensor<4x1xf32>, tensor<4x8x2xf8E8M0FNU>
   return %y, %l0, %l1 : tensor<4x512xf4E2M1FN>, tensor<4x1xf32>, tensor<4x8x2xf8E8M0FNU>
@@ -102,4 +96,13 @@ func.func @dual_two_ops(%x: tensor<128x128xbf16>) -> (tensor<128x128xf8E4M3FN>, 
   %q0, %s0, %q1, %s1 = mxq.dual_quantize %x scale = rceil
       : tensor<128x128xbf16> -> tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
   return %q0, %s0 : tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
+}
+
+// -----
+
+// expected-error @+1 {{@swizzled_dequant_axis0: reads swizzle_32_4_4 scales along axis 0; the ascend recipe reads swizzled scales along the last axis only}}
+func.func @swizzled_dequant_axis0(%q: tensor<128x128xf8E4M3FN>, %s: tensor<512xf8E8M0FNU>) -> tensor<128x128xf32> {
+  %y = mxq.dequantize %q, %s axis = 0 layout = swizzle_32_4_4
+      : tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU> -> tensor<128x128xf32>
+  return %y : tensor<128x128xf32>
 }

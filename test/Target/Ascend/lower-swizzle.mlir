@@ -5,8 +5,10 @@
 // groups over the rows padded to 128 (rows past the input zeroed: scale
 // 0x00, the layout's pad); its scale bytes are packed, gathered into
 // slots, and each group goes out as one copy of 4-byte bursts 16 bytes
-// apart in GM (a 12-byte gap).
-// RUN: mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline)' | FileCheck %s
+// apart in GM (a 12-byte gap). Along axis -2 the grid's rows are the
+// columns: a word is four block-rows' scale bytes of one column, built by
+// shifts and ORs, then gathered and written the same way per 32 columns.
+// RUN: mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline)' -split-input-file | FileCheck %s
 // RUN: not mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline{tile-rows=48})' 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: not mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline{tile-cols=192})' 2>&1 | FileCheck %s --check-prefix=COLS
 // RUN: not mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline{chip=950pr,ub-bytes=65536})' 2>&1 | FileCheck %s --check-prefix=UB
@@ -36,9 +38,33 @@
 
 // ROWS: tile-rows = 48 is not a multiple of 32 (swizzle_32_4_4 scales are written 32 rows at a time)
 // COLS: tile-cols = 192 is not a multiple of 4 blocks (128 columns: swizzled scales go out in 4-byte words)
-// UB: a tile of 32 rows of 128 columns (swizzle_32_4_4 scales are written 32 rows at a time) needs {{[0-9]+}} bytes of UB, more than the {{[0-9]+}} chip 950pr has
+// UB: a tile of 32 rows of 128 columns (swizzle_32_4_4 scales move 32 rows at a time) needs {{[0-9]+}} bytes of UB, more than the {{[0-9]+}} chip 950pr has
 func.func @swizzled(%x: tensor<200x1100xbf16>) -> (tensor<200x1100xf8E4M3FN>, tensor<9216xf8E8M0FNU>) {
   %q, %s = mxq.quantize %x axis = 1 scale = rceil layout = swizzle_32_4_4
       : tensor<200x1100xbf16> -> tensor<200x1100xf8E4M3FN>, tensor<9216xf8E8M0FNU>
   return %q, %s : tensor<200x1100xf8E4M3FN>, tensor<9216xf8E8M0FNU>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @swizzled_axis0(
+// CHECK-SAME: %[[S0:[a-z0-9]+]]: memref<2048xf8E8M0FNU, #vtile.space<gm>>)
+// CHECK: vtile.vindex %[[OFF0:.*]], 0 repeat %c4 : ui32
+// CHECK: vtile.vscalar <mul> %[[OFF0]], %[[OFF0]], 64 : ui32
+// CHECK: vtile.vscalar <shl> %[[OFF0]], %[[OFF0]], 2 : ui32
+// CHECK: scf.for
+// CHECK:   vtile.vscalar <shl> %[[T:[^,]+]], %{{.*}}, 8 : ui32
+// CHECK:   vtile.vbinary <or> %[[WORD:[^,]+]], %[[WORD]], %[[T]]
+// CHECK:   vtile.vscalar <shl> %[[T]], %{{.*}}, 16 : ui32
+// CHECK:   vtile.vscalar <shl> %[[T]], %{{.*}}, 24 : ui32
+// CHECK:   vtile.vgather %[[SL:[^,]+]], %[[WORD]], %[[OFF0]] repeat %c4 : ui32
+// CHECK:   vtile.vgather
+// CHECK:   scf.if
+// CHECK:     vtile.copy_ub_to_gm %[[SL]] to %[[S0]][{{.*}}] bursts %{{.*}} x %c4 strides(%c0, %c12)
+// CHECK:   scf.if
+// CHECK:     vtile.copy_ub_to_gm {{.*}} to %[[S0]][{{.*}}] bursts %{{.*}} x %c4 strides(%c0, %c12)
+func.func @swizzled_axis0(%x: tensor<256x200xbf16>) -> (tensor<256x200xf8E4M3FN>, tensor<2048xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 0 scale = rceil layout = swizzle_32_4_4
+      : tensor<256x200xbf16> -> tensor<256x200xf8E4M3FN>, tensor<2048xf8E8M0FNU>
+  return %q, %s : tensor<256x200xf8E4M3FN>, tensor<2048xf8E8M0FNU>
 }

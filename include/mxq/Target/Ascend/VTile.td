@@ -293,6 +293,21 @@ def VTile_VCmpsOp : VTile_VectorOp<"vcmps"> {
   let hasVerifier = 1;
 }
 
+def VTile_VCmpOp : VTile_VectorOp<"vcmp"> {
+  let summary = "compares two UB operands lane by lane into a lane mask";
+  let description = [{
+    `vtile.vcmps` with a second operand for the scalar (the vendor's
+    `Compare`): bit `l` of the mask is `pred(lhs[l], rhs[l])`, written as
+    `vtile.vcmps` writes it, with the same signedness and NaN rules.
+  }];
+  let arguments = (ins VTile_CmpPredicateAttr:$predicate, Index:$dst,
+                   Index:$lhs, Index:$rhs, Index:$repeat, TypeAttr:$type,
+                   OptionalAttr<I64Attr>:$mask);
+  let assemblyFormat = [{
+    $predicate $dst `,` $lhs `,` $rhs `repeat` $repeat attr-dict `:` $type
+  }];
+  let hasVerifier = 1;
+}
 def VTile_VSelOp : VTile_VectorOp<"vsel"> {
   let summary = "lane-wise select by a lane mask: dst = mask ? lhs : rhs";
   let description = [{

@@ -75,8 +75,9 @@ def run_one(path, entry, target, extra, xin, d):
     return subprocess.run(cmd, capture_output=True, text=True)
 
 
-def make_dequant_inputs(tag, shape, code_ty, scale_ty, axis):
-    """Codes and scale bytes for a dequantize of `shape` along `axis`."""
+def make_dequant_inputs(tag, shape, code_ty, scale_ty, axis, swizzled=False):
+    """Codes and scale bytes for a dequantize of `shape` along `axis`
+    (swizzled: [batch..., 512 * ceil(M/128) * ceil(blocks/4)])."""
     m, k = shape[:-1], shape[-1]
     fp4 = code_ty == "f4E2M1FN"
     codes = rng.integers(0, 256, size=m + ((k + 1) // 2 if fp4 else k,),
@@ -85,7 +86,10 @@ def make_dequant_inputs(tag, shape, code_ty, scale_ty, axis):
         codes[..., -1] &= 0x0F
     axis = axis % len(shape)
     nb = (shape[axis] + 31) // 32
-    if axis == len(shape) - 1:
+    if swizzled:
+        bands = (shape[-2] + 127) // 128
+        sshape = tuple(shape[:-2]) + (512 * bands * ((nb + 3) // 4),)
+    elif axis == len(shape) - 1:
         sshape = m + ((nb + 1) // 2, 2) if scale_ty else m + (nb,)
     else:
         before, after = shape[:axis], shape[axis + 1:]
@@ -106,44 +110,60 @@ def make_dequant_inputs(tag, shape, code_ty, scale_ty, axis):
 failures = lowered = unsupported = compared = 0
 sig = re.compile(r"func\.func @(\w+)\(([^)]*)\)")
 def functions(text):
-    """(name, [argument types], body) of every function."""
+    """(name, [argument types], body, [argument names]) of every function."""
     out = []
     for m in sig.finditer(text):
         types = re.findall(r"%\w+: tensor<([^>]*)>", m.group(2))
+        names = re.findall(r"%(\w+): tensor<", m.group(2))
         body = text[m.end():text.find("\n}", m.end())]
-        out.append((m.group(1), types, body))
+        out.append((m.group(1), types, body, names))
     return out
 
 
-def make_fake_quant_inputs(tag, shape, elt, types, body):
-    """x, a positive step and a zero point per tensor or per channel."""
+def make_fake_quant_inputs(tag, shape, elt, body, names):
+    """x, a positive step and a zero point per tensor or per channel (and,
+    for a gradient, grad), in the order of the function's arguments."""
     axis = re.search(r"axis = (\d+)", body)
     n = shape[int(axis.group(1))] if axis else 1
-    paths = [os.path.join(out, tag + "-x.npy"),
-             os.path.join(out, tag + "-step.npy"),
-             os.path.join(out, tag + "-zero.npy")]
-    np.save(paths[0], make(shape, elt))
+    x = make(shape, elt)
     step = (np.exp2(rng.integers(-6, 4, size=(n,))) *
             rng.uniform(0.5, 1.5, size=(n,))).astype(np.float32)
-    zero = np.round(rng.uniform(-3, 3, size=(n,))).astype(np.float32)
-    np.save(paths[1], step)
-    np.save(paths[2], zero)
+    if "fake_quant_grad" in body and not axis:
+        # Step 1: the edge values 448, -480 and 464 of `make` lie on and
+        # beyond the E4M3 bounds +-448.
+        step[0] = 1.0
+    arrays = {"x": x, "step": step,
+              "zero": np.round(rng.uniform(-3, 3, size=(n,))).astype(np.float32),
+              "grad": make(shape, elt)}
+    # Each argument's role from the op's operand order.
+    m = re.search(r"mxq\.fake_quant_grad %(\w+), %(\w+), %(\w+)", body)
+    roles = dict(zip(m.groups(), ("grad", "x", "step"))) if m else {}
+    m = re.search(r"mxq\.fake_quant %(\w+), %(\w+), %(\w+)", body)
+    roles = roles or (dict(zip(m.groups(), ("x", "step", "zero"))) if m else {})
+    paths = []
+    for name in names:
+        key = roles.get(name, "zero")  # an argument the op does not use
+        path = os.path.join(out, "%s-%s.npy" % (tag, name))
+        np.save(path, arrays[key])
+        paths.append(path)
     return paths
 
 
 for path in files:
-    for entry, types, body in functions(open(path).read()):
+    for entry, types, body, names in functions(open(path).read()):
         if not types:
             continue
         ty = types[0]
         ty2 = types[1] if len(types) == 2 else ""
-        fake = len(types) == 3
+        fake = "mxq.fake_quant" in body
+        smooth = "two_level_quantize" in body and len(types) == 2
         elt = ty.split("x")[-1]
-        if len(types) > 3 or (len(types) == 2 and "f8E8M0FNU" not in ty2):
+        if not fake and not smooth and (
+                len(types) > 3 or (len(types) == 2 and "f8E8M0FNU" not in ty2)):
             continue
         if (len(types) != 2) and elt not in ("bf16", "f16", "f32"):
             continue
-        if ty2 != "" and elt[:2] not in ("f8", "f6", "f4"):
+        if ty2 != "" and elt[:2] not in ("f8", "f6", "f4") and not smooth:
             continue
         rank = ty.count("x")
         ok_entry = True
@@ -156,12 +176,26 @@ for path in files:
             tag = "%s-%s" % (entry, "x".join(map(str, shape)))
             extra = []
             if fake:
-                xin = make_fake_quant_inputs(tag, shape, elt, types, body)
+                xin = make_fake_quant_inputs(tag, shape, elt, body, names)
+            elif smooth:
+                # x and a smooth vector of its type around 1 (with a 0).
+                xin = [os.path.join(out, tag + "-x.npy"),
+                       os.path.join(out, tag + "-smooth.npy")]
+                np.save(xin[0], make(shape, elt))
+                sm = rng.uniform(0.25, 4.0, size=(shape[-1],)).astype(np.float32)
+                if sm.size > 3:
+                    sm[3] = 0.0
+                if elt == "bf16":
+                    sm = (sm.view(np.uint32) >> 16).astype(np.uint16)
+                else:
+                    sm = sm.astype(np.float16)
+                np.save(xin[1], sm)
             elif ty2:
                 pairs = "x2x" if ty2.endswith("x2xf8E8M0FNU") else ""
                 axis = re.search(r"axis = (\d+)", body)
                 xin, extra = make_dequant_inputs(
-                    tag, shape, elt, pairs, int(axis.group(1)) if axis else -1)
+                    tag, shape, elt, pairs, int(axis.group(1)) if axis else -1,
+                    "swizzle_32_4_4" in body)
             else:
                 xin = os.path.join(out, tag + "-x.npy")
                 np.save(xin, make(shape, elt))

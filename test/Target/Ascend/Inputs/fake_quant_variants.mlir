@@ -78,3 +78,29 @@ func.func @fq_rank3_last(%x: tensor<?x?x?xf32>, %s: tensor<?xf32>, %z: tensor<?x
       : tensor<?x?x?xf32>, tensor<?xf32>, tensor<?xf32>
   return %y : tensor<?x?x?xf32>
 }
+
+// The straight-through gradient: per tensor, per row and per column, every
+// input type.
+func.func @fqg_tensor_f32(%g: tensor<?x?xf32>, %x: tensor<?x?xf32>, %s: tensor<1xf32>) -> tensor<?x?xf32> {
+  %y = mxq.fake_quant_grad %g, %x, %s quant_min = -448.0 quant_max = 448.0
+      : tensor<?x?xf32>, tensor<1xf32>
+  return %y : tensor<?x?xf32>
+}
+
+func.func @fqg_axis0_bf16(%g: tensor<?x?xbf16>, %x: tensor<?x?xbf16>, %s: tensor<?xf32>) -> tensor<?x?xbf16> {
+  %y = mxq.fake_quant_grad %g, %x, %s quant_min = -57344.0 quant_max = 57344.0 axis = 0
+      : tensor<?x?xbf16>, tensor<?xf32>
+  return %y : tensor<?x?xbf16>
+}
+
+func.func @fqg_axis1_f16(%g: tensor<?x?xf16>, %x: tensor<?x?xf16>, %s: tensor<?xf32>) -> tensor<?x?xf16> {
+  %y = mxq.fake_quant_grad %g, %x, %s quant_min = -240.0 quant_max = 448.0 axis = 1
+      : tensor<?x?xf16>, tensor<?xf32>
+  return %y : tensor<?x?xf16>
+}
+
+func.func @fqg_rank3_last_f32(%g: tensor<?x?x?xf32>, %x: tensor<?x?x?xf32>, %s: tensor<?xf32>) -> tensor<?x?x?xf32> {
+  %y = mxq.fake_quant_grad %g, %x, %s quant_min = -448.0 quant_max = 448.0 axis = 2
+      : tensor<?x?x?xf32>, tensor<?xf32>
+  return %y : tensor<?x?x?xf32>
+}

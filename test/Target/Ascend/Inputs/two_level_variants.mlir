@@ -99,3 +99,16 @@ func.func @two_level_rne_zero_ieee_f16(%x: tensor<?x?xf16>) -> (tensor<?x?xf4E2M
       : tensor<?x?xf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
   return %y, %l0, %l1 : tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
 }
+
+// With a smooth scale (x * smooth in the input type first).
+func.func @two_level_smooth_bf16(%x: tensor<?x?xbf16>, %s: tensor<?xbf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>) {
+  %y, %l0, %l1 = mxq.two_level_quantize %x smooth %s rounding = rne
+      : tensor<?x?xbf16>, tensor<?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+  return %y, %l0, %l1 : tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+}
+
+func.func @two_level_smooth_f16_floor(%x: tensor<?x?xf16>, %s: tensor<?xf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>) {
+  %y, %l0, %l1 = mxq.two_level_quantize %x smooth %s rounding = floor div_denormals = ftz
+      : tensor<?x?xf16>, tensor<?xf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+  return %y, %l0, %l1 : tensor<?x?xf4E2M1FN>, tensor<?x?xf32>, tensor<?x?x2xf8E8M0FNU>
+}
