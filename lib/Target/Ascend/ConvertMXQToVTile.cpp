@@ -799,6 +799,10 @@ int64_t tileBytes(const Plan &p, int64_t t, int64_t c, bool dbl, bool needW) {
   if (p.dual) // XT, the column codes, their scales' slots and offsets
     bytes +=
         roundUp(n * 4, 32) + depth * roundUp(n, 32) + depth * c * 32 + c * 32;
+  if (p.dual && p.codeBits == 4) // packed column codes, their offsets
+    bytes += roundUp(n / 2, 32) + c * 32;
+  if (p.codeBits == 4) // the padding nibbles' lane masks
+    bytes += (p.dual ? 2 : 1) * roundUp(n / 8, 32);
   bytes += 7 * perBlock;         // AM, E, S, MB, CONST and two temporaries
   bytes += roundUp(nb, 256) / 8; // block mask
   return bytes;
@@ -830,10 +834,10 @@ int64_t columnBytes(const Plan &p, int64_t g, int64_t c, bool dbl, bool needW) {
 struct ColumnTiling {
   int64_t outer = 1, m = 0, n = 1, block = 32;
   bool pairs = false;
-  /// Swizzled scales: block-rows a multiple of 4 (whole scale words), and
-  /// slices over the columns padded to 128 (the scale grid's padding rows
-  /// come from all-zero columns).
-  bool swizzle = false;
+  /// Swizzled scales: block-rows a multiple of 4 (whole scale words); when
+  /// writing them (`padColumns`), slices over the columns padded to 128
+  /// (the scale grid's padding rows come from all-zero columns).
+  bool swizzle = false, padColumns = false;
   int64_t groups = 0, tileRows = 0, tileCols = 0, slices = 0, rowTiles = 0,
           tiles = 0, cores = 0;
 };
@@ -876,14 +880,15 @@ LogicalResult pickColumnTiling(func::FuncOp func, const Chip &chip,
                             " rows)");
     t.groups = options.tileRows / t.block;
   } else {
-    int64_t slices = ceilDiv(t.swizzle ? roundUp(t.n, 128) : t.n, t.tileCols);
+    int64_t slices =
+        ceilDiv(t.padColumns ? roundUp(t.n, 128) : t.n, t.tileCols);
     int64_t perSlice =
         ceilDiv(chip.cores, std::max<int64_t>(1, slices * t.outer));
     int64_t g = roundUp(std::max<int64_t>(1, nb / perSlice), step);
     t.groups = std::clamp<int64_t>(g, step, most);
   }
   t.tileRows = t.groups * t.block;
-  t.slices = ceilDiv(t.swizzle ? roundUp(t.n, 128) : t.n, t.tileCols);
+  t.slices = ceilDiv(t.padColumns ? roundUp(t.n, 128) : t.n, t.tileCols);
   t.rowTiles = ceilDiv(nb, t.groups);
   t.tiles = t.outer * t.rowTiles * t.slices;
   // An empty tensor: one core and no tile.
@@ -906,7 +911,7 @@ LogicalResult planColumns(func::FuncOp func, const Chip &chip,
   auto fits = [&](int64_t g, int64_t c) {
     return columnBytes(p, g, c, options.doubleBuffer, needW) <= budget;
   };
-  ColumnTiling t{p.outer, p.m, p.n, p.block, p.pairs, p.swizzle};
+  ColumnTiling t{p.outer, p.m, p.n, p.block, p.pairs, p.swizzle, p.swizzle};
   if (failed(pickColumnTiling(func, chip, options, fits, t)))
     return failure();
   p.groups = t.groups, p.tileRows = t.tileRows, p.tileCols = t.tileCols;
@@ -1134,7 +1139,8 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
             func, chip, options, p.batch * p.swizzleRows, p.k,
             std::max(unit, roundUp(p.k, unit)), unit,
             [&](int64_t c) { return c > 0 && c % unit == 0; },
-            "a multiple of 4 blocks (" + std::to_string(unit) +
+            "a multiple of " + std::to_string(unit / p.block) + " blocks (" +
+                std::to_string(unit) +
                 " columns: swizzled scales go out in 4-byte words)",
             bytes, chip.maxBurstCount, t)))
       return failure();
@@ -1190,18 +1196,15 @@ LogicalResult planDual(func::FuncOp func, const Chip &chip,
   p.codeType =
       cast<RankedTensorType>(op.getCodes0().getType()).getElementType();
   p.format = *dialect::getElementFormat(p.codeType);
-  if (p.format == ElementFormat::E2M1FN)
-    return fail(func, "dual-quantizes to FP4; the ascend recipe writes a "
-                      "tile's column codes as 32-byte rows, so it takes "
-                      "8-bit codes (FP8, FP6)");
-  p.codeBits = 8;
+  p.codeBits = p.format == ElementFormat::E2M1FN ? 4 : 8;
   p.emulate = p.format == ElementFormat::E2M3FN ||
               p.format == ElementFormat::E3M2FN || !chip.mxCasts;
   if (options.tileRows && options.tileRows != 32)
     return fail(func, "tile-rows = " + Twine(options.tileRows) +
                           " is not 32 (a dual tile is one block of rows: its "
                           "columns are the column blocks)");
-  bool needW = op.getNanElement() == dialect::NanElement::zero || p.emulate;
+  bool needW = op.getNanElement() == dialect::NanElement::zero ||
+               p.format == ElementFormat::E2M1FN || p.emulate;
   auto bytes = [&](int64_t, int64_t c) {
     return tileBytes(p, 32, c, options.doubleBuffer, needW);
   };
@@ -1211,12 +1214,14 @@ LogicalResult planDual(func::FuncOp func, const Chip &chip,
   Tiling t;
   TilingOptions cols = options;
   cols.tileRows = 0;
+  int64_t unit = 128;
   if (failed(pickTiling(
           func, chip, cols, p.batch * p.swizzleRows, p.k,
-          std::max<int64_t>(128, roundUp(p.k, 128)), 128,
-          [&](int64_t c) { return c > 0 && c % 128 == 0; },
-          "a multiple of 128 (whole 4-byte words of swizzled scales)", bytes,
-          chip.maxBurstCount, t)))
+          std::max<int64_t>(unit, roundUp(p.k, unit)), unit,
+          [&](int64_t c) { return c > 0 && c % unit == 0; },
+          "a multiple of " + std::to_string(unit) +
+              " (whole 4-byte words of swizzled scales)",
+          bytes, chip.maxBurstCount, t)))
     return failure();
   p.tileRows = 32, p.tileCols = t.tileCols, p.slices = t.slices;
   p.batchTiles = p.swizzleRows / 32;
@@ -1475,9 +1480,14 @@ void writeDualColumns(Emitter &e, const Plan &p, Value codes1GM,
   OpBuilder &b = e.b;
   Location loc = e.loc;
   const int64_t M = p.mRows, K = p.k, C = p.tileCols;
+  // A codes1 row: M codes, ceil(M / 2) bytes for FP4 (r0 is even).
+  const int64_t rowBytes = ceilDiv(M * p.codeBits, 8);
+  Value len = e.div(e.add(e.mul(rows, p.codeBits), 7), 8);
   CopyUbToGmOp::create(b, loc, codes1GM,
-                       e.add(e.mul(e.add(e.mul(batchIdx, K), c0), M), r0),
-                       codes1UB, cols, rows, e.idx(0), e.sub(e.idx(M), rows));
+                       e.add(e.mul(e.add(e.mul(batchIdx, K), c0), rowBytes),
+                             e.div(e.mul(r0, p.codeBits), 8)),
+                       codes1UB, cols, len, e.idx(0),
+                       e.sub(e.idx(rowBytes), len));
   const int64_t W = ceilDiv(ceilDiv(M, 32), 4);
   Value base =
       e.add(e.mul(batchIdx, swizzleBytes(K, ceilDiv(M, 32))),
@@ -1569,11 +1579,66 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   Value blockMask = e.buffer(maskLanes / 8);
   if (p.swizzle)
     emitSlotOffsets(e, slotOffsets, pBuf, nbr);
+  // FP4 with an odd last dimension: the last byte of a row holds one code
+  // and a padding nibble, which the reference leaves 0. The padding
+  // element's block may hold a NaN or Inf (its multiplier is then NaN and
+  // the padding lane encodes as +6), so the padding lanes of the products
+  // are set to 0 in the last slice: a lane mask of the real columns, made
+  // once for one row and copied to every row (rows of whole 32-byte
+  // blocks: 256 columns or more), or applied row by row.
+  const int64_t lastCols = p.k - (p.slices - 1) * C;
+  const bool padNibble = fp4 && p.k % 2 && lastCols < C;
+  const bool maskRows = C % 256 == 0;
+  Value padMask = padNibble ? e.buffer(maskRows ? N / 8 : C / 8) : Value();
+  if (padNibble) {
+    e.repeated(C, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
+      VIndexOp::create(b, loc, e.add(pBuf, off * 4), r, u32, uint64_t(off));
+    });
+    e.cmps(CmpPredicate::lt, padMask, pBuf, u32v(lastCols), u32, C);
+    int64_t rowBytes = C / 8;
+    for (int64_t k = 0; maskRows && k * 256 < rowBytes; ++k)
+      for (int64_t r0 = 1; r0 < T; r0 += chip.maxRepeat) {
+        int64_t nr = std::min<int64_t>(chip.maxRepeat, T - r0);
+        int64_t lanes = std::min<int64_t>(64, (rowBytes - k * 256) / 4);
+        VUnaryOp::create(
+            b, loc, UnaryKind::copy, e.add(padMask, r0 * rowBytes + k * 256),
+            e.add(padMask, k * 256), e.idx(nr), u32, b.getI64IntegerAttr(lanes),
+            nullptr, b.getDenseI64ArrayAttr({rowBytes / 32, 0}));
+      }
+  }
+  // The same for the dual's column half when M is odd: the tile short of
+  // rows has its padding row's lanes (lane % 32 >= M % 32 of each column)
+  // set to 0.
+  const bool padNibble1 = p.dual && fp4 && p.mRows % 2;
+  Value padMask1 = padNibble1 ? e.buffer(N / 8) : Value();
+  if (padNibble1) {
+    e.repeated(N, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
+      VIndexOp::create(b, loc, e.add(pBuf, off * 4), r, u32, uint64_t(off));
+    });
+    e.scalar(BinaryKind::And, pBuf, pBuf, u32v(31), u32, N);
+    e.cmps(CmpPredicate::lt, padMask1, pBuf, u32v(p.mRows % 32), u32, N);
+  }
   // Dual: the tile transposed (XT, [C, 32]), its codes (a 32-byte row per
   // column of the tile), and the burst slots of its scales: one scale byte
   // a slot, gathered from the scale lanes (offsets 4 * (lane / 8)).
-  Value xtBuf, codes1Buf, slots1Buf, slot1Offsets;
+  Value xtBuf, codes1Buf, slots1Buf, slot1Offsets, packed1, code1Offsets;
   int64_t codes1Size = N, slots1Size = C * 32;
+  if (p.dual && fp4) {
+    // FP4: a column's 32 codes are 16 packed bytes; a gather spreads them
+    // to 32-byte rows (lane l: row l / 8, word l % 4 of its 16 bytes).
+    packed1 = e.buffer(N / 2);
+    code1Offsets = e.buffer(C * 32);
+    auto u = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+    e.repeated(C * 8, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
+      VIndexOp::create(b, loc, e.add(code1Offsets, off * 4), r, u32,
+                       uint64_t(off));
+    });
+    e.scalar(BinaryKind::And, pBuf, code1Offsets, u(3), u32, C * 8);
+    e.scalar(BinaryKind::shl, pBuf, pBuf, u(2), u32, C * 8);
+    e.scalar(BinaryKind::shr, code1Offsets, code1Offsets, u(3), u32, C * 8);
+    e.scalar(BinaryKind::shl, code1Offsets, code1Offsets, u(4), u32, C * 8);
+    e.binary(BinaryKind::add, code1Offsets, code1Offsets, pBuf, u32, C * 8);
+  }
   if (p.dual) {
     xtBuf = e.buffer(N * 4);
     codes1Buf = e.buffer(depth * codes1Size);
@@ -1615,7 +1680,6 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   // DMA in (a ragged last slice zeroed first, so its padding blocks hold 0;
   // likewise a swizzled tile short of rows, so its padding rows do).
   e.flag(false, Pipe::v, Pipe::mte2, pp);
-  int64_t lastCols = p.k - (p.slices - 1) * C;
   bool raggedCols = roundUp(lastCols * p.inBytes, 32) < inPitch;
   if (raggedCols || p.swizzle) {
     Value isLast;
@@ -1684,6 +1748,20 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
                                          e.add(mbBuf, off / B * 4), r, u32, B);
              });
   e.binary(BinaryKind::mul, pBuf, X, pBuf, f32, N);
+  if (padNibble) {
+    Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         slice, e.idx(p.slices - 1));
+    auto branch = scf::IfOp::create(b, loc, isLast, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&branch.getThenRegion().front());
+    e.dup(wBuf, u32v(0), u32, N);
+    if (maskRows)
+      e.sel(pBuf, padMask, pBuf, wBuf, f32, N);
+    else
+      for (int64_t r = 0; r < T; ++r)
+        e.sel(e.add(pBuf, r * C * 4), padMask, e.add(pBuf, r * C * 4), wBuf,
+              f32, C);
+  }
   if (p.inBytes == 4 && !p.dual)
     e.flag(true, Pipe::v, Pipe::mte2, pp); // IN (= X) consumed
   emitCodes(e, p.codeType, rounding, productBF16, nanZero,
@@ -1720,10 +1798,24 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
                                 e.add(mbBuf, off / 32 * 4), r, u32, 32);
     });
     e.binary(BinaryKind::mul, pBuf, xtBuf, pBuf, f32, N);
+    if (padNibble1) {
+      Value shortTile = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                              rows, e.idx(T));
+      auto branch = scf::IfOp::create(b, loc, shortTile, /*withElse=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&branch.getThenRegion().front());
+      e.dup(wBuf, u32v(0), u32, N);
+      e.sel(pBuf, padMask1, pBuf, wBuf, f32, N);
+    }
     codes1UB = e.add(codes1Buf, e.mul(pp, codes1Size));
     emitCodes(e, p.codeType, rounding, productBF16, nanZero,
-              /*preRound=*/false, p.emulate, pBuf, qBuf, wBuf, laneMask,
-              codes1UB, N);
+              /*preRound=*/fp4 && !productBF16 && !p.inType.isBF16(), p.emulate,
+              pBuf, qBuf, wBuf, laneMask, fp4 ? packed1 : codes1UB, N);
+    if (fp4)
+      e.repeated(C * 8, 64, 1, [&](int64_t off, Value r, IntegerAttr m) {
+        VGatherOp::create(b, loc, e.add(codes1UB, off * 4), packed1,
+                          e.add(code1Offsets, off * 4), r, u32, m);
+      });
   }
 
   // DMA out.
@@ -1797,6 +1889,8 @@ int64_t dequantizeColumnBytes(const DequantizePlan &p, int64_t g, int64_t c,
   bytes += (p.outBytes == 4 ? depth : 1) * roundUp(n * 4, 32); // P
   bytes += p.outBytes == 4 ? 0 : depth * roundUp(n * p.outBytes, 32);
   bytes += 4 * roundUp(nb, 256) * 4 + roundUp(nb, 256) / 8; // S, T, MB, CONST
+  if (p.swizzle) // the scale words' burst slots, the gather offsets
+    bytes += depth * c * g * 8 + roundUp(c * 4, 32);
   return bytes;
 }
 
@@ -1836,7 +1930,7 @@ LogicalResult planDequantizeColumns(func::FuncOp func, const Chip &chip,
   auto fits = [&](int64_t g, int64_t c) {
     return dequantizeColumnBytes(p, g, c, options.doubleBuffer) <= budget;
   };
-  ColumnTiling t{p.outer, p.m, p.n, p.block, p.pairs};
+  ColumnTiling t{p.outer, p.m, p.n, p.block, p.pairs, p.swizzle};
   if (failed(pickColumnTiling(func, chip, options, fits, t)))
     return failure();
   p.groups = t.groups, p.tileRows = t.tileRows, p.tileCols = t.tileCols;
@@ -1879,11 +1973,7 @@ LogicalResult planDequantize(func::FuncOp func, const Chip &chip,
   p.k = codes.getShape().back();
   p.block = op.getBlockSize();
   p.swizzle = op.getScaleLayout() == dialect::ScaleLayout::swizzle_32_4_4;
-  if (p.swizzle && p.columns)
-    return fail(func, "reads swizzle_32_4_4 scales along axis " + Twine(axis) +
-                          "; the ascend recipe reads swizzled scales along "
-                          "the last axis only");
-  if (p.swizzle) {
+  if (p.swizzle && !p.columns) {
     p.mRows = codes.getShape()[rank - 2];
     p.batch = p.mRows ? p.rows / p.mRows : 0;
   }
@@ -2224,11 +2314,31 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
   Value sBuf = e.buffer(perBlock), tBuf = e.buffer(perBlock),
         mbBuf = e.buffer(perBlock), constBuf = e.buffer(perBlock),
         blockMask = e.buffer(maskLanes / 8);
+  // Swizzled: the scale words (four block-rows' bytes of one column) of
+  // each 32-column group DMA'd one to a 32-byte slot (readSwizzledSlots,
+  // the grid's rows being the columns), then per word-row one gather
+  // (column c: slot (c / 32) * G * 8 + c % 32 of that word-row), and the
+  // words split into block-rows.
+  int64_t slotSize = C * G * 8;
+  Value slotBuf = p.swizzle ? e.buffer(depth * slotSize) : Value();
+  Value slotOffsets = p.swizzle ? e.buffer(C * 4) : Value();
+  if (p.swizzle) {
+    e.repeated(C, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
+      VIndexOp::create(b, loc, e.add(slotOffsets, off * 4), r, u32,
+                       uint64_t(off));
+    });
+    e.scalar(BinaryKind::And, wBuf, slotOffsets, u32v(31), u32, C);
+    e.scalar(BinaryKind::shl, wBuf, wBuf, u32v(5), u32, C);
+    e.scalar(BinaryKind::shr, slotOffsets, slotOffsets, u32v(5), u32, C);
+    e.scalar(BinaryKind::mul, slotOffsets, slotOffsets, u32v(G * 256), u32, C);
+    e.binary(BinaryKind::add, slotOffsets, slotOffsets, wBuf, u32, C);
+  }
 
   openTileLoop(e, f, p.tiles, p.cores, dbl);
   Value t = f.t, pp = f.pp;
   Value codesUB = e.add(codeBuf, e.mul(pp, codeSize));
   Value scalesUB = e.add(scaleBuf, e.mul(pp, scaleSize));
+  Value slotsUB = p.swizzle ? e.add(slotBuf, e.mul(pp, slotSize)) : Value();
   Value P = p.outBytes == 4 ? e.add(pBuf, e.mul(pp, pSize)) : pBuf;
   Value outUB = p.outBytes == 4 ? P : e.add(outBuf, e.mul(pp, outSize));
   // t = (o * rowTiles + rowTile) * slices + slice
@@ -2252,7 +2362,10 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
                        b.getI64IntegerAttr(0));
   Value g0 = e.div(m0, B);
   Value blockRows = e.min(e.idx(G), e.sub(e.idx(nb), g0));
-  if (p.pairs) {
+  if (p.swizzle) {
+    readSwizzledSlots(e, scalesGM, e.mul(o, swizzleBytes(p.n, nb)), slotsUB, c0,
+                      cols, C, g0, G, nb);
+  } else if (p.pairs) {
     int64_t pairRows = ceilDiv(nb, 2);
     Value h0 = e.div(g0, 2), hs = e.div(e.add(blockRows, 1), 2);
     Value len = e.mul(cols, 2);
@@ -2274,7 +2387,21 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
   // Decode (exact); widen the scale bytes to one u32 lane a block-row
   // column (pairs: each 16-bit lane s0 | s1 << 8 split into two rows).
   emitDecode(e, p, codesUB, qBuf, wBuf, laneMask, dBuf, N);
-  if (p.pairs) {
+  if (p.swizzle) {
+    for (int64_t w = 0; w < G / 4; ++w) {
+      Value word = e.add(tBuf, w * C * 4);
+      e.repeated(C, 64, 1, [&](int64_t off, Value r, IntegerAttr m) {
+        VGatherOp::create(b, loc, e.add(word, off * 4),
+                          e.add(slotsUB, w * 1024), e.add(slotOffsets, off * 4),
+                          r, u32, m);
+      });
+      for (int64_t k = 0; k < 4; ++k) {
+        Value row = e.add(sBuf, (4 * w + k) * C * 4);
+        e.scalar(BinaryKind::shr, row, word, u32v(8 * k), u32, C);
+        e.scalar(BinaryKind::And, row, row, u32v(0xFF), u32, C);
+      }
+    }
+  } else if (p.pairs) {
     e.cast(tBuf, u32, scalesUB, u16, RoundMode::none, false, NB / 2);
     for (int64_t h = 0; h < G / 2; ++h) {
       Value pair = e.add(tBuf, h * C * 4);

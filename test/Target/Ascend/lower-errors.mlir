@@ -82,27 +82,9 @@ func.func @two_level_smooth_computed(%x: tensor<4x512xbf16>) -> (tensor<4x512xf4
 
 // -----
 
-// expected-error @+1 {{@dual_fp4: dual-quantizes to FP4; the ascend recipe writes a tile's column codes as 32-byte rows, so it takes 8-bit codes (FP8, FP6)}}
-func.func @dual_fp4(%x: tensor<128x128xbf16>) -> (tensor<128x128xf4E2M1FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf4E2M1FN>, tensor<512xf8E8M0FNU>) {
-  %q0, %s0, %q1, %s1 = mxq.dual_quantize %x scale = floor
-      : tensor<128x128xbf16> -> tensor<128x128xf4E2M1FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf4E2M1FN>, tensor<512xf8E8M0FNU>
-  return %q0, %s0, %q1, %s1 : tensor<128x128xf4E2M1FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf4E2M1FN>, tensor<512xf8E8M0FNU>
-}
-
-// -----
-
 // expected-error @+1 {{@dual_two_ops: the ascend target lowers a function that returns the codes and scales}}
 func.func @dual_two_ops(%x: tensor<128x128xbf16>) -> (tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>) {
   %q0, %s0, %q1, %s1 = mxq.dual_quantize %x scale = rceil
       : tensor<128x128xbf16> -> tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
   return %q0, %s0 : tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
-}
-
-// -----
-
-// expected-error @+1 {{@swizzled_dequant_axis0: reads swizzle_32_4_4 scales along axis 0; the ascend recipe reads swizzled scales along the last axis only}}
-func.func @swizzled_dequant_axis0(%q: tensor<128x128xf8E4M3FN>, %s: tensor<512xf8E8M0FNU>) -> tensor<128x128xf32> {
-  %y = mxq.dequantize %q, %s axis = 0 layout = swizzle_32_4_4
-      : tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU> -> tensor<128x128xf32>
-  return %y : tensor<128x128xf32>
 }

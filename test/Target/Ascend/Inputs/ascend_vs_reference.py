@@ -54,6 +54,11 @@ def make(shape, dtype):
     if n >= 400:
         flat[256:288] = 0.0
         flat[320:352] = 1e-39
+    # A NaN in the last block of the first row and an Inf in the last row:
+    # with an odd dimension, FP4's padding nibble shares their block.
+    if len(shape) >= 2 and shape[-1] >= 2 and shape[-2] >= 2:
+        x[(0,) * (len(shape) - 1) + (-1,)] = np.nan
+        x[(0,) * (len(shape) - 2) + (-1, 1)] = np.inf
     if dtype == "bf16":
         bits = x.view(np.uint32)
         r = ((bits >> 16) & 1) + 0x7FFF
@@ -75,9 +80,11 @@ def run_one(path, entry, target, extra, xin, d):
     return subprocess.run(cmd, capture_output=True, text=True)
 
 
-def make_dequant_inputs(tag, shape, code_ty, scale_ty, axis, swizzled=False):
-    """Codes and scale bytes for a dequantize of `shape` along `axis`
-    (swizzled: [batch..., 512 * ceil(M/128) * ceil(blocks/4)])."""
+def make_dequant_inputs(tag, shape, code_ty, scale_ty, axis, swizzled=False,
+                        block=32):
+    """Codes and scale bytes for a dequantize of `shape` along `axis` in
+    blocks of `block` (swizzled: [batch..., 512 * ceil(R/128) *
+    ceil(blocks/4)], R the other of the last two dimensions)."""
     m, k = shape[:-1], shape[-1]
     fp4 = code_ty == "f4E2M1FN"
     codes = rng.integers(0, 256, size=m + ((k + 1) // 2 if fp4 else k,),
@@ -85,9 +92,9 @@ def make_dequant_inputs(tag, shape, code_ty, scale_ty, axis, swizzled=False):
     if fp4 and k % 2:
         codes[..., -1] &= 0x0F
     axis = axis % len(shape)
-    nb = (shape[axis] + 31) // 32
+    nb = (shape[axis] + block - 1) // block
     if swizzled:
-        bands = (shape[-2] + 127) // 128
+        bands = (shape[-1 if axis == len(shape) - 2 else -2] + 127) // 128
         sshape = tuple(shape[:-2]) + (512 * bands * ((nb + 3) // 4),)
     elif axis == len(shape) - 1:
         sshape = m + ((nb + 1) // 2, 2) if scale_ty else m + (nb,)
@@ -193,9 +200,11 @@ for path in files:
             elif ty2:
                 pairs = "x2x" if ty2.endswith("x2xf8E8M0FNU") else ""
                 axis = re.search(r"axis = (\d+)", body)
+                block = re.search(r"block = (\d+)", body)
                 xin, extra = make_dequant_inputs(
                     tag, shape, elt, pairs, int(axis.group(1)) if axis else -1,
-                    "swizzle_32_4_4" in body)
+                    "swizzle_32_4_4" in body,
+                    int(block.group(1)) if block else 32)
             else:
                 xin = os.path.join(out, tag + "-x.npy")
                 np.save(xin, make(shape, elt))
