@@ -393,47 +393,15 @@ void gatherSlots(Emitter &e, Value slots, Value scales, Value offsets,
   }
 }
 
-/// The slots of a tile's 32-row groups to GM: rows `r0` + 32g (inside the
-/// scale matrix at byte `base`) for the groups below `swizzled` rows, scale
-/// columns from `b0` (a multiple of 4), `nbr` a row in the tile, `nbK` in
-/// the matrix. One copy a group (or per 127 words: the burst limit).
-void writeSwizzledSlots(Emitter &e, Value gm, Value base, Value slots, Value r0,
-                        Value swizzled, int64_t tileRows, Value b0, int64_t nbr,
-                        int64_t nbK) {
-  OpBuilder &b = e.b;
-  Location loc = e.loc;
-  int64_t words = nbr / 4, perCopy = e.chip.maxBurstCount / 32;
-  int64_t W = ceilDiv(nbK, 4);
-  Value w0 = e.div(b0, 4);
-  Value valid = e.min(e.idx(words), e.sub(e.idx(W), w0));
-  for (int64_t g = 0; g < tileRows / 32; ++g) {
-    Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                       e.idx(g * 32), swizzled);
-    auto branch = scf::IfOp::create(b, loc, here, /*withElse=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&branch.getThenRegion().front());
-    Value r = e.add(r0, g * 32);
-    Value at = e.add(base, e.add(e.mul(e.add(e.mul(e.div(r, 128), W), w0), 512),
-                                 e.mul(e.div(e.rem(r, 128), 32), 4)));
-    for (int64_t w = 0; w < words; w += perCopy) {
-      Value n = valid;
-      if (words > perCopy) {
-        n = arith::MaxSIOp::create(b, loc, e.sub(valid, e.idx(w)), e.idx(0));
-        n = e.min(n, e.idx(perCopy));
-      }
-      CopyUbToGmOp::create(b, loc, gm, e.add(at, w * 512),
-                           e.add(slots, g * nbr * 256 + w * 1024), e.mul(n, 32),
-                           e.idx(4), e.idx(0), e.idx(12));
-    }
-  }
-}
-
-/// The inverse of writeSwizzledSlots: the scale words of a tile's 32-row
-/// groups that hold rows (below `rows`) from GM into their burst slots (a
-/// burst of 4 bytes lands on its own 32 bytes of UB).
-void readSwizzledSlots(Emitter &e, Value gm, Value base, Value slots, Value r0,
-                       Value rows, int64_t tileRows, Value b0, int64_t nbr,
-                       int64_t nbK) {
+/// The slots of a tile's 32-row groups to GM (`write`) or from it: rows
+/// `r0` + 32g (inside the scale matrix at byte `base`) for the groups below
+/// `rows` rows, scale columns from `b0` (a multiple of 4), `nbr` a row in
+/// the tile, `nbK` in the matrix. One copy a group (or per 127 words: the
+/// burst limit) of 4-byte bursts 16 bytes apart in GM, each burst on its
+/// own 32 bytes of UB.
+void copySwizzledSlots(Emitter &e, bool write, Value gm, Value base,
+                       Value slots, Value r0, Value rows, int64_t tileRows,
+                       Value b0, int64_t nbr, int64_t nbK) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   int64_t words = nbr / 4, perCopy = e.chip.maxBurstCount / 32;
@@ -455,9 +423,13 @@ void readSwizzledSlots(Emitter &e, Value gm, Value base, Value slots, Value r0,
         n = arith::MaxSIOp::create(b, loc, e.sub(valid, e.idx(w)), e.idx(0));
         n = e.min(n, e.idx(perCopy));
       }
-      CopyGmToUbOp::create(b, loc, e.add(slots, g * nbr * 256 + w * 1024), gm,
-                           e.add(at, w * 512), e.mul(n, 32), e.idx(4),
-                           e.idx(12), e.idx(0), IntegerAttr());
+      Value ub = e.add(slots, g * nbr * 256 + w * 1024);
+      if (write)
+        CopyUbToGmOp::create(b, loc, gm, e.add(at, w * 512), ub, e.mul(n, 32),
+                             e.idx(4), e.idx(0), e.idx(12));
+      else
+        CopyGmToUbOp::create(b, loc, ub, gm, e.add(at, w * 512), e.mul(n, 32),
+                             e.idx(4), e.idx(12), e.idx(0), IntegerAttr());
     }
   }
 }
@@ -1162,8 +1134,7 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
 
 /// The plan of a dual quantize: the swizzled last-axis plan with tiles of
 /// exactly 32 rows (each tile's columns are then one block each) and
-/// columns a multiple of 128 (whole scale words of the row half), 8-bit
-/// codes (a column's codes are then a 32-byte row).
+/// columns a multiple of 128 (whole scale words of the row half).
 LogicalResult planDual(func::FuncOp func, const Chip &chip,
                        const TilingOptions &options, Plan &p) {
   Block &body = func.getBody().front();
@@ -1443,8 +1414,9 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
     // The grid's rows are the columns (up to their 128 padding), its
     // scale columns the block-rows.
     Value swizzled = e.min(e.idx(C), e.sub(e.idx(roundUp(p.n, 128)), c0));
-    writeSwizzledSlots(e, scalesGM, e.mul(o, swizzleBytes(p.n, nb)), slotsUB,
-                       c0, swizzled, C, e.mul(rowTile, G), G, nb);
+    copySwizzledSlots(e, /*write=*/true, scalesGM,
+                      e.mul(o, swizzleBytes(p.n, nb)), slotsUB, c0, swizzled, C,
+                      e.mul(rowTile, G), G, nb);
   } else if (p.pairs) {
     int64_t nh = ceilDiv(nb, 2);
     Value pairs = e.div(e.add(blockRows, 1), 2);
@@ -1568,7 +1540,7 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   Value scaleBuf = e.buffer(depth * scaleSize);
   // Swizzled scales: per 32-row group, each row's scale words gathered
   // into 32-byte burst slots (emitSlotOffsets, gatherSlots,
-  // writeSwizzledSlots).
+  // copySwizzledSlots).
   int64_t slotSize = T * nbr * 8;
   Value slotBuf = p.swizzle ? e.buffer(depth * slotSize) : Value();
   Value slotOffsets = p.swizzle ? e.buffer(nbr * 256) : Value();
@@ -1831,8 +1803,8 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   if (p.swizzle) {
     Value base = e.mul(batchIdx, swizzleBytes(p.mRows, nbK));
     Value swizzled = e.min(e.idx(T), e.sub(e.idx(p.swizzleRows), r0));
-    writeSwizzledSlots(e, scalesGM, base, slotsUB, r0, swizzled, T,
-                       e.div(c0, B), nbr, nbK);
+    copySwizzledSlots(e, /*write=*/true, scalesGM, base, slotsUB, r0, swizzled,
+                      T, e.div(c0, B), nbr, nbK);
     if (p.dual)
       writeDualColumns(e, p, f.entry->getArgument(3), f.entry->getArgument(4),
                        codes1UB, slots1UB, batchIdx, r0, c0, rows, cols);
@@ -2206,8 +2178,9 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   Value slotsUB;
   if (p.swizzle) {
     slotsUB = e.add(slotBuf, e.mul(pp, slotSize));
-    readSwizzledSlots(e, scalesGM, e.mul(batchIdx, swizzleBytes(p.mRows, nbK)),
-                      slotsUB, r0, rows, T, e.div(c0, B), nbr, nbK);
+    copySwizzledSlots(e, /*write=*/false, scalesGM,
+                      e.mul(batchIdx, swizzleBytes(p.mRows, nbK)), slotsUB, r0,
+                      rows, T, e.div(c0, B), nbr, nbK);
   } else {
     CopyGmToUbOp::create(b, loc, scalesUB, scalesGM,
                          e.add(e.mul(r0, scaleRow), e.div(c0, B)), rows, blocks,
@@ -2315,7 +2288,7 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
         mbBuf = e.buffer(perBlock), constBuf = e.buffer(perBlock),
         blockMask = e.buffer(maskLanes / 8);
   // Swizzled: the scale words (four block-rows' bytes of one column) of
-  // each 32-column group DMA'd one to a 32-byte slot (readSwizzledSlots,
+  // each 32-column group DMA'd one to a 32-byte slot (copySwizzledSlots,
   // the grid's rows being the columns), then per word-row one gather
   // (column c: slot (c / 32) * G * 8 + c % 32 of that word-row), and the
   // words split into block-rows.
@@ -2363,8 +2336,9 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
   Value g0 = e.div(m0, B);
   Value blockRows = e.min(e.idx(G), e.sub(e.idx(nb), g0));
   if (p.swizzle) {
-    readSwizzledSlots(e, scalesGM, e.mul(o, swizzleBytes(p.n, nb)), slotsUB, c0,
-                      cols, C, g0, G, nb);
+    copySwizzledSlots(e, /*write=*/false, scalesGM,
+                      e.mul(o, swizzleBytes(p.n, nb)), slotsUB, c0, cols, C, g0,
+                      G, nb);
   } else if (p.pairs) {
     int64_t pairRows = ceilDiv(nb, 2);
     Value h0 = e.div(g0, 2), hs = e.div(e.add(blockRows, 1), 2);
