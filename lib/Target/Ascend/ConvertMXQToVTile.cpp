@@ -145,6 +145,20 @@ struct Emitter {
                       srcType, dstType, round, sat, m, nullptr, nullptr);
     });
   }
+  /// dst[r] = src[r] * row (f32) for `rows` rows of `cols` lanes (a
+  /// multiple of 64): the row re-read for every row (repeat stride 0).
+  void mulRows(Value dst, Value src, Value row, int64_t rows, int64_t cols) {
+    int64_t rowBlocks = cols * 4 / 32;
+    for (int64_t k = 0; k < cols / 64; ++k)
+      for (int64_t r0 = 0; r0 < rows; r0 += chip.maxRepeat) {
+        int64_t nr = std::min<int64_t>(chip.maxRepeat, rows - r0);
+        int64_t off = (r0 * cols + k * 64) * 4;
+        VBinaryOp::create(b, loc, BinaryKind::mul, add(dst, off), add(src, off),
+                          add(row, k * 256), idx(nr), b.getF32Type(),
+                          IntegerAttr(), nullptr,
+                          b.getDenseI64ArrayAttr({rowBlocks, rowBlocks, 0}));
+      }
+  }
   void flag(bool set, Pipe src, Pipe dst, Value id) {
     if (set)
       SetFlagOp::create(b, loc, src, dst, id);
@@ -415,8 +429,11 @@ void copySwizzledSlots(Emitter &e, bool write, Value gm, Value base,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&branch.getThenRegion().front());
     Value r = e.add(r0, g * 32);
-    Value at = e.add(base, e.add(e.mul(e.add(e.mul(e.div(r, 128), W), w0), 512),
-                                 e.mul(e.div(e.rem(r, 128), 32), 4)));
+    // swizzleOffset (mxq/Support/ScaleLayout.h) of scale (r, 4 * w0).
+    Value tile = e.add(e.mul(e.div(r, kSwizzleTileRows), W), w0);
+    Value at = e.add(base, e.add(e.mul(tile, kSwizzleTileBytes),
+                                 e.mul(e.div(e.rem(r, kSwizzleTileRows), 32),
+                                       kSwizzleTileCols)));
     for (int64_t w = 0; w < words; w += perCopy) {
       Value n = valid;
       if (words > perCopy) {
@@ -1381,17 +1398,9 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
 
   // P: each row times its block's multiplier (the multiplier row re-read
   // for every row: repeat stride 0).
-  int64_t rowBlocks = C * 4 / 32;
   for (int64_t j = 0; j < G; ++j)
-    for (int64_t k = 0; k < C / 64; ++k)
-      for (int64_t r0 = 0; r0 < B; r0 += chip.maxRepeat) {
-        int64_t nr = std::min<int64_t>(chip.maxRepeat, B - r0);
-        int64_t off = ((j * B + r0) * C + k * 64) * 4;
-        VBinaryOp::create(b, loc, BinaryKind::mul, e.add(pBuf, off),
-                          e.add(X, off), e.add(mbBuf, (j * C + k * 64) * 4),
-                          e.idx(nr), f32, IntegerAttr(), nullptr,
-                          b.getDenseI64ArrayAttr({rowBlocks, rowBlocks, 0}));
-      }
+    e.mulRows(e.add(pBuf, j * B * C * 4), e.add(X, j * B * C * 4),
+              e.add(mbBuf, j * C * 4), B, C);
   if (p.inBytes == 4)
     e.flag(true, Pipe::v, Pipe::mte2, pp);
   emitCodes(e, p.codeType, rounding, productBF16, nanZero,
@@ -2258,7 +2267,6 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
   Emitter e{b, loc, chip};
   Value codesGM = f.entry->getArgument(0), scalesGM = f.entry->getArgument(1),
         outGM = f.entry->getArgument(2);
-  Type f32 = b.getF32Type();
   Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
   Type u16 = IntegerType::get(ctx, 16, IntegerType::Unsigned);
   Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
@@ -2393,17 +2401,9 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
   // P: each row times its block-row's scale values.
   if (p.outBytes == 4) // P is this tile's output buffer
     e.flag(false, Pipe::mte3, Pipe::v, pp);
-  int64_t rowBlocks = C * 4 / 32;
   for (int64_t j = 0; j < G; ++j)
-    for (int64_t k = 0; k < C / 64; ++k)
-      for (int64_t r0 = 0; r0 < B; r0 += chip.maxRepeat) {
-        int64_t nr = std::min<int64_t>(chip.maxRepeat, B - r0);
-        int64_t off = ((j * B + r0) * C + k * 64) * 4;
-        VBinaryOp::create(b, loc, BinaryKind::mul, e.add(P, off),
-                          e.add(dBuf, off), e.add(mbBuf, (j * C + k * 64) * 4),
-                          e.idx(nr), f32, IntegerAttr(), nullptr,
-                          b.getDenseI64ArrayAttr({rowBlocks, rowBlocks, 0}));
-      }
+    e.mulRows(e.add(P, j * B * C * 4), e.add(dBuf, j * B * C * 4),
+              e.add(mbBuf, j * C * 4), B, C);
   emitResultTail(e, p, P, wBuf, laneMask, outUB, pp, N);
 
   // DMA out: the tile's rows.
@@ -2898,16 +2898,7 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
         e.binary(BinaryKind::mul, e.add(X, r * C * 4), e.add(X, r * C * 4), SF,
                  f32, C);
     } else {
-      int64_t rowBlocks = C * 4 / 32;
-      for (int64_t k = 0; k < C / 64; ++k)
-        for (int64_t row0 = 0; row0 < T; row0 += chip.maxRepeat) {
-          int64_t nr = std::min<int64_t>(chip.maxRepeat, T - row0);
-          int64_t off = (row0 * C + k * 64) * 4;
-          VBinaryOp::create(b, loc, BinaryKind::mul, e.add(X, off),
-                            e.add(X, off), e.add(SF, k * 256), e.idx(nr), f32,
-                            IntegerAttr(), nullptr,
-                            b.getDenseI64ArrayAttr({rowBlocks, rowBlocks, 0}));
-        }
+      e.mulRows(X, X, SF, T, C);
     }
     e.cast(in, p.inType, X, f32, RoundMode::rint, false, N);
     e.cast(X, f32, in, p.inType, RoundMode::none, false, N);
