@@ -266,6 +266,32 @@ void emitScaleAndMultiplier(Emitter &e, const BlockBuffers &bb,
 
 LogicalResult fail(func::FuncOp func, const Twine &why);
 struct Plan;
+/// The column recipe flattens the dimensions after the block axis into
+/// one row of n columns, and packs FP4 codes two a byte along it; that is
+/// the packing along the last axis when the dimensions between are 1 or the
+/// last dimension is even (no row of it ends in a padding nibble). A
+/// diagnostic otherwise.
+LogicalResult checkFlatFP4(func::FuncOp func, StringRef verb,
+                           ElementFormat format, ArrayRef<int64_t> shape,
+                           uint64_t axis) {
+  int64_t rank = int64_t(shape.size());
+  if (format != ElementFormat::E2M1FN || int64_t(axis) >= rank - 2 ||
+      shape.back() % 2 == 0)
+    return success();
+  int64_t between = 1;
+  for (int64_t d = int64_t(axis) + 1; d + 1 < rank; ++d)
+    between *= shape[d];
+  if (between == 1)
+    return success();
+  return fail(func, Twine(verb) + " FP4 along axis " + Twine(axis) +
+                        " of a rank-" + Twine(rank) +
+                        " tensor whose last dimension is odd (" +
+                        Twine(shape.back()) +
+                        "); the column recipe packs codes along its "
+                        "flattened rows, which differs from the last axis' "
+                        "packing there");
+}
+
 LogicalResult planColumns(func::FuncOp func, const Chip &chip,
                           const TilingOptions &options, Plan &p);
 
@@ -336,16 +362,57 @@ void finishKernel(Emitter &e, Frame &f) {
   f.old->erase();
 }
 
+/// Whether a row of `perRow` scale bytes needs writeScaleRows' gather: a
+/// row of u32 lanes that does not start on a 32-byte block (a repeat's
+/// stride is in whole blocks), i.e. fewer than 8 blocks or not a multiple
+/// of 8 (at most 64: the gathered rows are 32 or 64 lanes).
+bool scaleRowsGathered(int64_t perRow) {
+  return perRow % 32 != 0 && perRow % 8 != 0;
+}
+
+/// The gather offsets (u32 lanes of byte offsets) of writeScaleRows for
+/// `rows` rows of `perRow` scale lanes spread to rows of `pitch` lanes (32
+/// or 64): lane l reads lane (l / pitch) * perRow + min(l % pitch, perRow -
+/// 1) of the packed rows (the lanes past a row's end repeat its last, which
+/// the DMA out does not write). `tmp` holds rows * pitch u32 lanes.
+void emitScaleRowOffsets(Emitter &e, Value offsets, Value tmp, int64_t rows,
+                         int64_t perRow, int64_t pitch) {
+  OpBuilder &b = e.b;
+  Type u32 = IntegerType::get(b.getContext(), 32, IntegerType::Unsigned);
+  auto u = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+  int64_t lanes = rows * pitch;
+  e.repeated(lanes, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
+    VIndexOp::create(b, e.loc, e.add(offsets, off * 4), r, u32, uint64_t(off));
+  });
+  e.scalar(BinaryKind::shr, tmp, offsets, u(llvm::Log2_64(pitch)), u32, lanes);
+  e.scalar(BinaryKind::mul, tmp, tmp, u(perRow * 4), u32, lanes);
+  e.scalar(BinaryKind::And, offsets, offsets, u(pitch - 1), u32, lanes);
+  e.scalar(BinaryKind::min, offsets, offsets, u(perRow - 1), u32, lanes);
+  e.scalar(BinaryKind::shl, offsets, offsets, u(2), u32, lanes);
+  e.binary(BinaryKind::add, offsets, offsets, tmp, u32, lanes);
+}
+
 /// Scale bytes (u32 lanes in `s`, `perRow` a row) into `dst` rows of
 /// `pitch` bytes: one contiguous cast when rows are whole 32-byte rows
-/// (`perRow` a multiple of 32), else one masked repeat per row.
+/// (`perRow` a multiple of 32), one masked repeat per row when a row starts
+/// on a 32-byte block (`perRow` a multiple of 8), else (scaleRowsGathered)
+/// the rows gathered to `pitch` lanes each into `tmp` by `offsets`
+/// (emitScaleRowOffsets) and cast in one go.
 void writeScaleRows(Emitter &e, Value dst, Value s, int64_t rows,
-                    int64_t perRow, int64_t pitch) {
+                    int64_t perRow, int64_t pitch, Value offsets = {},
+                    Value tmp = {}) {
   OpBuilder &b = e.b;
   Type u32 = IntegerType::get(b.getContext(), 32, IntegerType::Unsigned);
   Type u8 = IntegerType::get(b.getContext(), 8, IntegerType::Unsigned);
   if (perRow % 32 == 0)
     return e.cast(dst, u8, s, u32, RoundMode::none, false, rows * perRow);
+  if (scaleRowsGathered(perRow)) {
+    e.repeated(rows * pitch, 64, 1, [&](int64_t off, Value r, IntegerAttr m) {
+      VGatherOp::create(b, e.loc, e.add(tmp, off * 4), s,
+                        e.add(offsets, off * 4), r, u32, m);
+    });
+    return e.cast(dst, u8, tmp, u32, RoundMode::none, false, rows * pitch);
+  }
   for (int64_t row0 = 0; row0 < rows; row0 += e.chip.maxRepeat) {
     int64_t n = std::min<int64_t>(e.chip.maxRepeat, rows - row0);
     VCastOp::create(b, e.loc, e.add(dst, row0 * pitch),
@@ -751,21 +818,34 @@ LogicalResult pickTiling(func::FuncOp func, const Chip &chip,
 /// up to 64 blocks a row's scale bytes are packed by one masked cast repeat
 /// onto 32-byte rows, beyond that the row holds a multiple of 32 blocks (its
 /// scales are then whole 32-byte rows themselves). Whole rows by default.
-LogicalResult pickBlockColumnTiling(
-    func::FuncOp func, const Chip &chip, const TilingOptions &options,
-    int64_t rows, int64_t k, int64_t block,
-    function_ref<int64_t(int64_t, int64_t)> bytes, Tiling &out) {
+/// `narrow` (the quantize kernel, whose scale rows may be gathered:
+/// writeScaleRows) also takes requested columns that are a multiple of 64
+/// and of the block (whole 32-byte blocks of the data buffers, FP4 codes
+/// included) with fewer blocks: PyPTO's non-performance mode.
+LogicalResult
+pickBlockColumnTiling(func::FuncOp func, const Chip &chip,
+                      const TilingOptions &options, int64_t rows, int64_t k,
+                      int64_t block,
+                      function_ref<int64_t(int64_t, int64_t)> bytes,
+                      Tiling &out, bool narrow = false) {
   int64_t unit = 8 * block;
-  auto valid = [&](int64_t c) {
+  auto wide = [&](int64_t c) {
     int64_t n = c / block;
     return c > 0 && c % unit == 0 && (n <= 64 || n % 32 == 0);
   };
+  auto valid = [&](int64_t c) {
+    return wide(c) || (narrow && c > 0 && c % 64 == 0 && c % block == 0 &&
+                       c / block <= 64);
+  };
   int64_t start = std::max(unit, roundUp(k, unit));
-  if (!valid(start))
+  if (!wide(start))
     start = roundUp(k, 32 * block);
-  std::string rule = "a multiple of 8 blocks (" + std::to_string(unit) +
-                     " columns) of at most 64 blocks or a multiple of 32 "
-                     "blocks";
+  std::string rule =
+      narrow ? "a multiple of 64 and of the block (" + std::to_string(block) +
+                   ") of at most 64 blocks, or a multiple of 32 blocks"
+             : "a multiple of 8 blocks (" + std::to_string(unit) +
+                   " columns) of at most 64 blocks or a multiple of 32 "
+                   "blocks";
   return pickTiling(func, chip, options, rows, k, start, unit, valid, rule,
                     bytes, chip.maxBurstCount, out);
 }
@@ -783,6 +863,8 @@ int64_t tileBytes(const Plan &p, int64_t t, int64_t c, bool dbl, bool needW) {
   bytes += needW ? roundUp(n * 4, 32) + roundUp(n / 8, 32) : 0; // W, lane mask
   bytes += depth * roundUp(n * p.codeBits / 8, 32);             // codes
   bytes += depth * t * nbPitch;                                 // scale bytes
+  if (!p.swizzle && scaleRowsGathered(c / p.block)) // their gather offsets
+    bytes += t * nbPitch * 4;
   if (p.swizzle) // the gathered 32-byte burst slots, and their offsets
     bytes += depth * t * (c / p.block) * 8 + (c / p.block) * 256;
   if (p.dual) // XT, the column codes, their scales' slots and offsets
@@ -887,13 +969,10 @@ LogicalResult pickColumnTiling(func::FuncOp func, const Chip &chip,
 
 LogicalResult planColumns(func::FuncOp func, const Chip &chip,
                           const TilingOptions &options, Plan &p) {
-  int64_t rank = cast<RankedTensorType>(p.op.getInput().getType()).getRank();
-  if (p.format == ElementFormat::E2M1FN && int64_t(p.op.getAxis()) != rank - 2)
-    return fail(func, "quantizes FP4 along axis " + Twine(p.op.getAxis()) +
-                          " of a rank-" + Twine(rank) +
-                          " tensor; the column recipe takes FP4 along the "
-                          "second-to-last axis only (codes pack along the "
-                          "last)");
+  auto inType = cast<RankedTensorType>(p.op.getInput().getType());
+  if (failed(checkFlatFP4(func, "quantizes", p.format, inType.getShape(),
+                          p.op.getAxis())))
+    return failure();
   bool needW = p.op.getNanElement() == dialect::NanElement::zero ||
                p.format == ElementFormat::E2M1FN || p.emulate;
   int64_t budget = chip.ubBytes - chip.ubReserved;
@@ -1117,7 +1196,7 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
   }
   if (!p.swizzle) {
     if (failed(pickBlockColumnTiling(func, chip, options, p.rows, p.k, p.block,
-                                     bytes, t)))
+                                     bytes, t, /*narrow=*/true)))
       return failure();
   } else {
     // Swizzled scale rows are packed and gathered a 4-byte word at a time:
@@ -1560,6 +1639,13 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   Value blockMask = e.buffer(maskLanes / 8);
   if (p.swizzle)
     emitSlotOffsets(e, slotOffsets, pBuf, nbr);
+  // Rows of fewer than 8 blocks (or not a multiple of 8): scale rows
+  // gathered to 32-byte rows (writeScaleRows), pBuf their scratch.
+  const bool gatherScaleRows = !p.swizzle && scaleRowsGathered(nbr);
+  Value scaleRowOffsets =
+      gatherScaleRows ? e.buffer(T * scalePitch * 4) : Value();
+  if (gatherScaleRows)
+    emitScaleRowOffsets(e, scaleRowOffsets, pBuf, T, nbr, scalePitch);
   // FP4 with an odd last dimension: the last byte of a row holds one code
   // and a padding nibble, which the reference leaves 0. The padding
   // element's block may hold a NaN or Inf (its multiplier is then NaN and
@@ -1719,7 +1805,8 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
     slotsUB = e.add(slotBuf, e.mul(pp, slotSize));
     gatherSlots(e, slotsUB, scalesUB, slotOffsets, T, nbr);
   } else {
-    writeScaleRows(e, scalesUB, sBuf, T, nbr, scalePitch);
+    writeScaleRows(e, scalesUB, sBuf, T, nbr, scalePitch, scaleRowOffsets,
+                   pBuf);
   }
 
   // The scaled elements P = x * multiplier, in f32.
@@ -1901,12 +1988,11 @@ int64_t dequantizeBytes(const DequantizePlan &p, int64_t t, int64_t c,
 LogicalResult planDequantizeColumns(func::FuncOp func, const Chip &chip,
                                     const TilingOptions &options,
                                     DequantizePlan &p, int64_t rank) {
-  if (p.format == ElementFormat::E2M1FN && int64_t(p.op.getAxis()) != rank - 2)
-    return fail(func, "dequantizes FP4 along axis " + Twine(p.op.getAxis()) +
-                          " of a rank-" + Twine(rank) +
-                          " tensor; the column recipe takes FP4 along the "
-                          "second-to-last axis only (codes pack along the "
-                          "last)");
+  if (failed(checkFlatFP4(
+          func, "dequantizes", p.format,
+          cast<RankedTensorType>(p.op.getCodes().getType()).getShape(),
+          p.op.getAxis())))
+    return failure();
   int64_t budget = chip.ubBytes - chip.ubReserved;
   auto fits = [&](int64_t g, int64_t c) {
     return dequantizeColumnBytes(p, g, c, options.doubleBuffer) <= budget;
@@ -2424,13 +2510,17 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
 /// dimension), its step and zero point per tensor, per row (axis 0 of a
 /// matrix) or per column (the last axis).
 struct FakeQuantPlan {
-  enum class Channels { Tensor, Rows, Columns };
+  /// Rows: the tile's rows have consecutive channels (row r's channel
+  /// r % period, tiles that never wrap); RowRuns: each tile lies in one run
+  /// of `run` rows of channel (r / run) % period (channels along an axis
+  /// before the last two).
+  enum class Channels { Tensor, Rows, RowRuns, Columns };
   dialect::FakeQuantOp op;
   /// The straight-through gradient instead (`op` null): grad where
   /// quant_min * step <= x <= quant_max * step, else +0.
   dialect::FakeQuantGradOp grad;
   Channels channels = Channels::Tensor;
-  int64_t rows = 1, n = 0;
+  int64_t rows = 1, n = 0, period = 1, run = 1;
   Type inType, format;
   unsigned inBytes = 4;
   float quantMin = 0, quantMax = 0;
@@ -2484,19 +2574,20 @@ LogicalResult planFakeQuant(func::FuncOp func, const Chip &chip,
   }
   std::optional<uint64_t> channelAxis =
       p.op ? p.op.getAxis() : p.grad.getAxis();
-  if (auto axis = channelAxis) {
-    if (int64_t(*axis) == rank - 1)
-      p.channels = FakeQuantPlan::Channels::Columns;
-    else if (rank == 2 && *axis == 0)
-      p.channels = FakeQuantPlan::Channels::Rows;
-    else
-      return fail(func, "has channels along axis " + Twine(*axis) +
-                            " of a rank-" + Twine(rank) +
-                            " tensor; the ascend recipe takes channels along "
-                            "the last axis, or the rows of a matrix");
-  }
   for (int64_t d = 0; d + 1 < rank; ++d)
     p.rows *= in.getShape()[d];
+  if (auto axis = channelAxis) {
+    if (int64_t(*axis) == rank - 1) {
+      p.channels = FakeQuantPlan::Channels::Columns;
+    } else {
+      // Channels along a row axis: row r's channel is (r / run) % period.
+      p.period = in.getShape()[*axis];
+      for (int64_t d = int64_t(*axis) + 1; d + 1 < rank; ++d)
+        p.run *= in.getShape()[d];
+      p.channels = p.run == 1 ? FakeQuantPlan::Channels::Rows
+                              : FakeQuantPlan::Channels::RowRuns;
+    }
+  }
   p.n = rank ? in.getShape().back() : 1;
   p.inType = in.getElementType();
   p.inBytes = p.inType.getIntOrFloatBitWidth() / 8;
@@ -2515,6 +2606,25 @@ LogicalResult planFakeQuant(func::FuncOp func, const Chip &chip,
           },
           chip.maxBurstCount, t)))
     return failure();
+  // Channels along a row axis: a tile's rows divide the run of one channel
+  // (RowRuns), or the period (Rows, unless the rows are one period: no
+  // tile wraps), so that a tile reads one channel or consecutive ones.
+  using Channels = FakeQuantPlan::Channels;
+  int64_t unit = p.channels == Channels::RowRuns ? p.run
+                 : p.channels == Channels::Rows && p.period != p.rows
+                     ? p.period
+                     : 0;
+  if (unit > 0 && unit % t.tileRows) {
+    if (options.tileRows)
+      return fail(func, "tile-rows = " + Twine(options.tileRows) +
+                            " does not divide " + Twine(unit) +
+                            " (a tile's rows lie in one run of a channel's "
+                            "rows, or in one period of the channels)");
+    while (unit % t.tileRows)
+      --t.tileRows;
+    t.tiles = ceilDiv(p.rows, t.tileRows) * t.slices;
+    t.cores = std::clamp<int64_t>(t.tiles, 1, chip.cores);
+  }
   p.tileRows = t.tileRows, p.tileCols = t.tileCols, p.slices = t.slices;
   p.tiles = t.tiles, p.cores = t.cores;
   return success();
@@ -2599,8 +2709,10 @@ void emitFakeQuant(func::FuncOp func, const Chip &chip, const FakeQuantPlan &p,
                            b.getI64IntegerAttr(0));
   Value paramOff = zero, paramLen = e.idx(4);
   if (p.channels == Channels::Rows) {
-    paramOff = e.mul(r0, 4);
+    paramOff = e.mul(p.period == p.rows ? r0 : e.rem(r0, std::max<int64_t>(p.period, 1)), 4);
     paramLen = e.mul(rows, 4);
+  } else if (p.channels == Channels::RowRuns) {
+    paramOff = e.mul(e.rem(e.div(r0, std::max<int64_t>(p.run, 1)), std::max<int64_t>(p.period, 1)), 4);
   } else if (p.channels == Channels::Columns) {
     paramOff = e.mul(c0, 4);
     paramLen = e.mul(cols, 4);

@@ -6,6 +6,7 @@
 // RUN: mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline{tile-shape=4,512})' -split-input-file | FileCheck %s --check-prefix=PERF
 // RUN: mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline{performance-mode=true})' -split-input-file | FileCheck %s --check-prefix=WHOLE
 // RUN: mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline{tile-shape=4,256 performance-mode=false})' -split-input-file | FileCheck %s --check-prefix=NONPERF
+// RUN: mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline{tile-shape=4,64 performance-mode=false})' -split-input-file | FileCheck %s --check-prefix=NARROW
 
 // Performance mode: a tile of 4 whole rows (4 x 512 bf16, 4096 bytes a
 // buffer), 16 rows over 4 cores.
@@ -22,6 +23,17 @@
 // NONPERF-LABEL: func.func @fp8_rows(
 // NONPERF-SAME: vtile.cores = 8
 // NONPERF: vtile.ub_buffer {bytes = 4096 : i64, offset = 0 : i64}
+// Any multiple of 64 outside performance mode: 4 x 64, 8 slices a row, 32
+// tiles. A row's 2 scale bytes do not start a 32-byte block, so the scale
+// rows are gathered onto 32-lane rows (offsets made once, before the loop)
+// and cast in one go.
+// NARROW-LABEL: func.func @fp8_rows(
+// NARROW-SAME: vtile.cores = 32
+// NARROW: vtile.ub_buffer {bytes = 1024 : i64, offset = 0 : i64}
+// NARROW: vtile.vindex %[[OFFSETS:[0-9]+]], 0 repeat %c2 : ui32
+// NARROW: scf.for
+// NARROW: vtile.vgather %[[TMP:.*]], %{{.*}}, %[[OFFSETS]] repeat %c2 : ui32
+// NARROW-NEXT: vtile.vcast %{{.*}}, %[[TMP]] repeat %c2 <none> : ui32 to ui8
 func.func @fp8_rows(%x: tensor<16x512xbf16>) -> (tensor<16x512xf8E4M3FN>, tensor<16x8x2xf8E8M0FNU>) {
   %q, %s = mxq.quantize %x axis = 1 scale = floor layout = pairs
       : tensor<16x512xbf16> -> tensor<16x512xf8E4M3FN>, tensor<16x8x2xf8E8M0FNU>
@@ -39,6 +51,9 @@ func.func @fp8_rows(%x: tensor<16x512xbf16>) -> (tensor<16x512xf8E4M3FN>, tensor
 // NONPERF-LABEL: func.func @fp4_rows(
 // NONPERF-SAME: vtile.cores = 8
 // NONPERF: vtile.ub_buffer {bytes = 4096 : i64, offset = 0 : i64}
+// NARROW-LABEL: func.func @fp4_rows(
+// NARROW-SAME: vtile.cores = 32
+// NARROW: vtile.vgather
 func.func @fp4_rows(%x: tensor<16x512xbf16>) -> (tensor<16x512xf4E2M1FN>, tensor<16x8x2xf8E8M0FNU>) {
   %q, %s = mxq.quantize %x axis = 1 scale = rceil inf = saturate layout = pairs
       : tensor<16x512xbf16> -> tensor<16x512xf4E2M1FN>, tensor<16x8x2xf8E8M0FNU>

@@ -2,6 +2,7 @@
 compares every result byte for byte.
 
 usage: ascend_vs_reference.py MXQ_RUN OUTDIR [--chip C ...] [--shape MxK ...]
+                              [--run-arg ARG ...] [--only REGEX]
                               [--expect-lowered N] FILE.mlir...
 
 Every function of one floating-point argument in the files is run on random
@@ -12,7 +13,9 @@ aligned, ragged, one row, one element); every function of codes and scales
 scale bytes (0, 254 and the NaN scale 255 included). A function the ascend lowering
 does not take yet prints UNSUPPORTED with the lowering's sentence; any
 byte that differs prints MISMATCH. Exit 1 on a mismatch, a crash, or fewer
-lowered functions than --expect-lowered."""
+lowered functions than --expect-lowered. --run-arg passes ARG to every
+simulator run (e.g. --tile-sizes=3,64); --only keeps the functions whose
+name matches REGEX (re.match)."""
 import os
 import re
 import subprocess
@@ -23,12 +26,17 @@ import numpy as np
 args = sys.argv[1:]
 run, out = args[0], args[1]
 chips, shapes, files, expect = [], [], [], 0
+run_args, only = [], None
 i = 2
 while i < len(args):
     if args[i] == "--chip":
         chips.append(args[i + 1]); i += 2
     elif args[i] == "--shape":
         shapes.append(tuple(int(v) for v in args[i + 1].split("x"))); i += 2
+    elif args[i] == "--run-arg":
+        run_args.append(args[i + 1]); i += 2
+    elif args[i] == "--only":
+        only = re.compile(args[i + 1]); i += 2
     elif args[i] == "--expect-lowered":
         expect = int(args[i + 1]); i += 2
     else:
@@ -158,7 +166,7 @@ def make_fake_quant_inputs(tag, shape, elt, body, names):
 
 for path in files:
     for entry, types, body, names in functions(open(path).read()):
-        if not types:
+        if not types or (only and not only.match(entry)):
             continue
         ty = types[0]
         ty2 = types[1] if len(types) == 2 else ""
@@ -214,7 +222,7 @@ for path in files:
             runs += 1
             for chip in chips:
                 d = os.path.join(out, tag, chip)
-                r = run_one(path, entry, "ascend", ["--chip=" + chip] + extra, xin, d)
+                r = run_one(path, entry, "ascend", ["--chip=" + chip] + run_args + extra, xin, d)
                 if r.returncode:
                     msg = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "exit %d" % r.returncode
                     if "convert-mxq-to-vtile" in msg and r.returncode == 1:

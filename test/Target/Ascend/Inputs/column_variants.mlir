@@ -106,3 +106,19 @@ func.func @col_fp6_e3m2_pairs(%x: tensor<?x?xf32>) -> (tensor<?x?xf6E3M2FN>, ten
       : tensor<?x?xf32> -> tensor<?x?xf6E3M2FN>, tensor<?x?x2xf8E8M0FNU>
   return %q, %s : tensor<?x?xf6E3M2FN>, tensor<?x?x2xf8E8M0FNU>
 }
+
+// FP4 along axis 0 of a rank-3 tensor (an even last dimension, or a middle
+// dimension of 1: the flattened rows pack as the last axis does), 40 rows
+// (a ragged block).
+
+func.func @col_rank3_fp4_axis0(%x: tensor<40x?x?xbf16>) -> (tensor<40x?x?xf4E2M1FN>, tensor<2x?x?xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 0 scale = floor
+      : tensor<40x?x?xbf16> -> tensor<40x?x?xf4E2M1FN>, tensor<2x?x?xf8E8M0FNU>
+  return %q, %s : tensor<40x?x?xf4E2M1FN>, tensor<2x?x?xf8E8M0FNU>
+}
+
+func.func @col_rank3_fp4_axis0_pairs_f32(%x: tensor<40x?x?xf32>) -> (tensor<40x?x?xf4E2M1FN>, tensor<1x?x?x2xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 0 scale = rceil inf = saturate layout = pairs
+      : tensor<40x?x?xf32> -> tensor<40x?x?xf4E2M1FN>, tensor<1x?x?x2xf8E8M0FNU>
+  return %q, %s : tensor<40x?x?xf4E2M1FN>, tensor<1x?x?x2xf8E8M0FNU>
+}

@@ -32,3 +32,10 @@ func.func @deq_cols_rank3_f8E4M3FN_f32(%q: tensor<?x?x?xf8E4M3FN>, %s: tensor<?x
       : tensor<?x?x?xf8E4M3FN>, tensor<?x?x?xf8E8M0FNU> -> tensor<?x?x?xf32>
   return %y : tensor<?x?x?xf32>
 }
+
+// FP4 along axis 0 of a rank-3 tensor (even last dimension), 40 rows.
+func.func @deq_cols_rank3_fp4_axis0_bf16(%q: tensor<40x?x?xf4E2M1FN>, %s: tensor<2x?x?xf8E8M0FNU>) -> tensor<40x?x?xbf16> {
+  %y = mxq.dequantize %q, %s axis = 0 layout = linear cast = ieee
+      : tensor<40x?x?xf4E2M1FN>, tensor<2x?x?xf8E8M0FNU> -> tensor<40x?x?xbf16>
+  return %y : tensor<40x?x?xbf16>
+}
