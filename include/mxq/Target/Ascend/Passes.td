@@ -29,7 +29,7 @@ def ConvertMXQToVTile : Pass<"convert-mxq-to-vtile", "::mlir::ModuleOp"> {
     Option<"tileRows", "tile-rows", "int64_t", "0",
            "rows of a UB tile (0: as many as the UB holds)">,
     Option<"tileCols", "tile-cols", "int64_t", "0",
-           "columns of a UB tile, a multiple of 8 blocks (0: chosen)">,
+           "columns of a UB tile (0: chosen): a multiple of 8 blocks; for a last-axis mxq.quantize also any multiple of 64 of at most 64 whole blocks">,
     Option<"doubleBuffer", "double-buffer", "bool", "true",
            "two buffers per stage, so that DMA and vector work overlap">,
     ListOption<"tileShape", "tile-shape", "int64_t",
