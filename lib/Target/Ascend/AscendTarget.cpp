@@ -101,6 +101,14 @@ LogicalResult specialise(func::FuncOp func,
   func.walk([&](dialect::FakeQuantGradOp f) {
     f.getResult().setType(f.getGrad().getType());
   });
+  func.walk([&](dialect::ConvertScaleLayoutOp c) {
+    auto codes = cast<RankedTensorType>(c.getCodes().getType());
+    std::vector<int64_t> scales;
+    if (codes.hasStaticShape() &&
+        scalesOf(codes, c.getAxis(), c.getBlockSize(),
+                 dialect::toSupport(c.getTo()), scales))
+      withShape(c.getResult(), scales);
+  });
   func.walk([&](dialect::DequantizeOp d) {
     auto codes = cast<RankedTensorType>(d.getCodes().getType());
     auto out = cast<RankedTensorType>(d.getResult().getType());

@@ -744,7 +744,8 @@ constexpr const char *kOneOpMessage =
     "the ascend target lowers a function that returns the codes and scales "
     "of one mxq.quantize (or mxq.two_level_quantize) of its argument, the "
     "four results of one mxq.dual_quantize of it, or the result of one "
-    "mxq.dequantize, mxq.fake_quant or mxq.fake_quant_grad of its arguments; "
+    "mxq.dequantize, mxq.fake_quant, mxq.fake_quant_grad or "
+    "mxq.convert_scale_layout of its arguments; "
     "other functions are not lowered yet";
 
 LogicalResult fail(func::FuncOp func, const Twine &why) {
@@ -2610,10 +2611,9 @@ LogicalResult planFakeQuant(func::FuncOp func, const Chip &chip,
   // (RowRuns), or the period (Rows, unless the rows are one period: no
   // tile wraps), so that a tile reads one channel or consecutive ones.
   using Channels = FakeQuantPlan::Channels;
-  int64_t unit = p.channels == Channels::RowRuns ? p.run
-                 : p.channels == Channels::Rows && p.period != p.rows
-                     ? p.period
-                     : 0;
+  int64_t unit = p.channels == Channels::RowRuns                      ? p.run
+                 : p.channels == Channels::Rows && p.period != p.rows ? p.period
+                                                                      : 0;
   if (unit > 0 && unit % t.tileRows) {
     if (options.tileRows)
       return fail(func, "tile-rows = " + Twine(options.tileRows) +
@@ -2709,10 +2709,13 @@ void emitFakeQuant(func::FuncOp func, const Chip &chip, const FakeQuantPlan &p,
                            b.getI64IntegerAttr(0));
   Value paramOff = zero, paramLen = e.idx(4);
   if (p.channels == Channels::Rows) {
-    paramOff = e.mul(p.period == p.rows ? r0 : e.rem(r0, std::max<int64_t>(p.period, 1)), 4);
+    paramOff = e.mul(
+        p.period == p.rows ? r0 : e.rem(r0, std::max<int64_t>(p.period, 1)), 4);
     paramLen = e.mul(rows, 4);
   } else if (p.channels == Channels::RowRuns) {
-    paramOff = e.mul(e.rem(e.div(r0, std::max<int64_t>(p.run, 1)), std::max<int64_t>(p.period, 1)), 4);
+    paramOff = e.mul(e.rem(e.div(r0, std::max<int64_t>(p.run, 1)),
+                           std::max<int64_t>(p.period, 1)),
+                     4);
   } else if (p.channels == Channels::Columns) {
     paramOff = e.mul(c0, 4);
     paramLen = e.mul(cols, 4);
@@ -3192,6 +3195,343 @@ struct ConvertMXQToVTilePass
 
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// convert_scale_layout
+//
+// Scales of a last-axis block grid (R rows of nbK blocks) move between
+// `linear`, `pairs` and `swizzle_32_4_4`: each tile of rows is read in the
+// source layout onto one u32 lane a block (rows of nbr lanes, the lanes past
+// the row's blocks 0) and written in the destination layout, the padding of
+// either layout 0 (the reference's kScalePad) whatever the source's padding
+// held. Staging buffers are zeroed before the DMA in that fills them only
+// partly, so rows and blocks it does not write read as 0.
+//===----------------------------------------------------------------------===//
+
+/// What one convert_scale_layout asks for.
+struct ConvertPlan {
+  dialect::ConvertScaleLayoutOp op;
+  bool fromSwizzle = false, toSwizzle = false;
+  /// Bytes a row of the linear or pairs source and destination take.
+  int64_t fromRow = 0, toRow = 0;
+  int64_t rows = 1, nbK = 0;
+  /// Either layout swizzled: [batch] matrices of mRows rows, tiled up to
+  /// `spanRows` (the destination's 128-row bands, or the source's 32-row
+  /// groups).
+  int64_t batch = 1, mRows = 0, spanRows = 0, batchTiles = 0;
+  /// A tile: tileRows rows x nbr blocks, `slices` of them a row.
+  int64_t nbr = 8, tileRows = 0, slices = 1, rowTiles = 0, tiles = 0, cores = 1;
+};
+
+/// UB bytes a convert tile of `t` rows of `c` blocks takes.
+int64_t convertBytes(const ConvertPlan &p, int64_t t, int64_t c, bool dbl) {
+  int64_t depth = dbl ? 2 : 1, lanes = t * c;
+  int64_t pitch = roundUp(c, 32);
+  int64_t bytes = roundUp(lanes * 4, 32); // the u32 lanes
+  bytes += depth * (p.fromSwizzle ? lanes * 8 : t * pitch);
+  bytes += depth * (p.toSwizzle ? lanes * 8 : t * pitch);
+  if (p.fromSwizzle) // packed rows, gather offsets, the lane mask
+    bytes += roundUp(lanes, 32) + c * 32 + roundUp(lanes * 4, 32);
+  if (p.toSwizzle) // packed rows, slot offsets
+    bytes += roundUp(lanes, 32) + c * 256;
+  return bytes;
+}
+
+LogicalResult planConvert(func::FuncOp func, const Chip &chip,
+                          const TilingOptions &options, ConvertPlan &p) {
+  Block &body = func.getBody().front();
+  auto op = dyn_cast<dialect::ConvertScaleLayoutOp>(body.front());
+  auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
+  if (!op || func.getNumArguments() != 2 ||
+      op.getScales() != func.getArgument(0) ||
+      op.getCodes() != func.getArgument(1) || !ret ||
+      ret.getNumOperands() != 1 || ret.getOperand(0) != op.getResult() ||
+      &*std::next(body.begin()) != ret.getOperation())
+    return fail(func, kOneOpMessage);
+  p.op = op;
+  auto codes = cast<RankedTensorType>(op.getCodes().getType());
+  auto scales = cast<RankedTensorType>(op.getScales().getType());
+  auto out = cast<RankedTensorType>(op.getResult().getType());
+  if (!codes.hasStaticShape() || !scales.hasStaticShape() ||
+      !out.hasStaticShape())
+    return fail(func, "needs static shapes (mxq-run specialises a function "
+                      "to its inputs' shapes before lowering it)");
+  int64_t rank = codes.getRank(), axis = op.getAxis();
+  if (axis != rank - 1)
+    return fail(func, "converts scales along axis " + Twine(axis) +
+                          " of a rank-" + Twine(rank) +
+                          " tensor; the ascend recipe converts the scales "
+                          "of last-axis blocks");
+  using Layout = dialect::ScaleLayout;
+  Layout from = op.getFrom(), to = op.getTo();
+  p.fromSwizzle = from == Layout::swizzle_32_4_4;
+  p.toSwizzle = to == Layout::swizzle_32_4_4;
+  int64_t block = op.getBlockSize();
+  p.nbK = ceilDiv(codes.getShape().back(), block);
+  auto rowBytes = [&](Layout l) {
+    return l == Layout::pairs ? 2 * ceilDiv(p.nbK, 2) : p.nbK;
+  };
+  p.fromRow = rowBytes(from), p.toRow = rowBytes(to);
+  for (int64_t d : codes.getShape().drop_back())
+    p.rows *= d;
+  bool swizzled = p.fromSwizzle || p.toSwizzle;
+  // Blocks a tile row: a multiple of 8 lanes (a strided cast's rows start
+  // on 32 bytes) of at most 64, or of 32; swizzled, 4-lane words times a
+  // power of two (the slots are gathered by shifts and masks).
+  auto valid = [&](int64_t c) {
+    if (c < 8)
+      return false;
+    return swizzled ? llvm::isPowerOf2_64(c)
+                    : c % 8 == 0 && (c <= 64 || c % 32 == 0);
+  };
+  std::string rule = swizzled ? "8 blocks times a power of two (swizzled "
+                                "scales are gathered by shifts and masks)"
+                              : "a multiple of 8 blocks of at most 64, or "
+                                "a multiple of 32 blocks";
+  int64_t budget = chip.ubBytes - chip.ubReserved;
+  int64_t least = swizzled ? 32 : 1;
+  auto fits = [&](int64_t t, int64_t c) {
+    return convertBytes(p, t, c, options.doubleBuffer) <= budget;
+  };
+  if (options.tileCols) {
+    int64_t c = options.tileCols / block;
+    if (options.tileCols % block || !valid(c))
+      return fail(func, "tile-cols = " + Twine(options.tileCols) +
+                            " is not a tile of " + rule + ", blocks of " +
+                            Twine(block));
+    if (!fits(least, c))
+      return fail(func,
+                  "a tile of " + Twine(least) + " rows of " + Twine(c) +
+                      " scales needs " +
+                      Twine(convertBytes(p, least, c, options.doubleBuffer)) +
+                      " bytes of UB, more than the " + Twine(budget) +
+                      " chip " + Twine(chip.name) + " has");
+    p.nbr = c;
+  } else {
+    int64_t c = swizzled      ? std::max<int64_t>(8, llvm::PowerOf2Ceil(p.nbK))
+                : p.nbK <= 64 ? std::max<int64_t>(8, roundUp(p.nbK, 8))
+                              : roundUp(p.nbK, 32);
+    while (c > 8 && !fits(least, c))
+      c = swizzled ? c / 2
+          : c > 64 ? std::max<int64_t>(64, c / 2 / 32 * 32)
+                   : c - 8;
+    if (!fits(least, c))
+      return fail(func, "a tile of " + Twine(least) + " rows of " + Twine(c) +
+                            " scales does not fit the " + Twine(budget) +
+                            "-byte UB of chip " + Twine(chip.name));
+    p.nbr = c;
+  }
+  p.slices = std::max<int64_t>(1, ceilDiv(p.nbK, p.nbr));
+  if (swizzled) {
+    p.mRows = codes.getShape()[rank - 2];
+    p.batch = p.mRows ? p.rows / p.mRows : 0;
+    p.spanRows = roundUp(p.mRows, p.toSwizzle ? 128 : 32);
+  }
+  int64_t span = swizzled ? p.batch * p.spanRows : p.rows;
+  int64_t most = least;
+  while (most + least <= std::min<int64_t>(span, chip.maxBurstCount) &&
+         fits(most + least, p.nbr))
+    most += least;
+  if (options.tileRows) {
+    if (swizzled && options.tileRows % 32)
+      return fail(func, "tile-rows = " + Twine(options.tileRows) +
+                            " is not a multiple of 32 (swizzle_32_4_4 "
+                            "scales move 32 rows at a time)");
+    if (options.tileRows > most && !fits(options.tileRows, p.nbr))
+      return fail(func, "tile-rows = " + Twine(options.tileRows) + " of " +
+                            Twine(p.nbr) + " scales needs " +
+                            Twine(convertBytes(p, options.tileRows, p.nbr,
+                                               options.doubleBuffer)) +
+                            " bytes of UB, more than the " + Twine(budget) +
+                            " chip " + Twine(chip.name) + " has");
+    p.tileRows = options.tileRows;
+  } else {
+    int64_t perSlice = ceilDiv(chip.cores, p.slices);
+    p.tileRows =
+        std::clamp<int64_t>(span / perSlice / least * least, least, most);
+  }
+  if (swizzled) {
+    p.batchTiles = ceilDiv(p.spanRows, p.tileRows);
+    p.rowTiles = p.batch * p.batchTiles;
+  } else {
+    p.rowTiles = ceilDiv(p.rows, p.tileRows);
+  }
+  p.tiles = p.nbK == 0 ? 0 : p.rowTiles * p.slices;
+  p.cores = std::clamp<int64_t>(p.tiles, 1, chip.cores);
+  return success();
+}
+
+void emitConvert(func::FuncOp func, const Chip &chip, const ConvertPlan &p,
+                 const TilingOptions &options) {
+  MLIRContext *ctx = func.getContext();
+  dialect::ConvertScaleLayoutOp op = p.op;
+  SmallVector<Value> gmValues = {op.getScales(), op.getCodes(), op.getResult()};
+  Location loc = op.getLoc();
+  const bool dbl = options.doubleBuffer;
+  Frame f = beginKernel(func, gmValues, p.cores);
+  OpBuilder b = OpBuilder::atBlockBegin(f.entry);
+  Emitter e{b, loc, chip};
+  Value inGM = f.entry->getArgument(0), outGM = f.entry->getArgument(2);
+  Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  auto u = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+
+  const int64_t T = p.tileRows, nbr = p.nbr, lanes = T * nbr, nbK = p.nbK;
+  const int64_t pitch = roundUp(nbr, 32), depth = dbl ? 2 : 1;
+  const int64_t inSize = p.fromSwizzle ? lanes * 8 : T * pitch;
+  const int64_t outSize = p.toSwizzle ? lanes * 8 : T * pitch;
+  // The blocks of the last slice: the lanes after them hold the source's
+  // padding (swizzled) or nothing.
+  const int64_t lastBlocks = nbK - (p.slices - 1) * nbr;
+  Value sBuf = e.buffer(lanes * 4);
+  Value inBuf = e.buffer(depth * inSize), outBuf = e.buffer(depth * outSize);
+  Value packedIn, inOffsets, keep, packedOut, outOffsets;
+  if (p.fromSwizzle) {
+    packedIn = e.buffer(lanes);
+    inOffsets = e.buffer(nbr * 32);
+    keep = e.buffer(lanes * 4);
+    // The gather offsets of the slots into packed rows (emitDequantize's):
+    // lane l of a group, q = nbr / 4 words a row, reads slot (l % q) * 32 +
+    // l / q.
+    int64_t q = nbr / 4, n = nbr * 8;
+    e.repeated(n, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
+      VIndexOp::create(b, loc, e.add(inOffsets, off * 4), r, u32,
+                       uint64_t(off));
+    });
+    e.scalar(BinaryKind::shr, sBuf, inOffsets, u(llvm::Log2_64(q)), u32, n);
+    e.scalar(BinaryKind::shl, sBuf, sBuf, u(5), u32, n);
+    e.scalar(BinaryKind::And, inOffsets, inOffsets, u(q - 1), u32, n);
+    e.scalar(BinaryKind::shl, inOffsets, inOffsets, u(10), u32, n);
+    e.binary(BinaryKind::add, inOffsets, inOffsets, sBuf, u32, n);
+    // The last slice's lanes of real blocks: all ones, the rest 0 (lane
+    // j of a row: (j - lastBlocks) >> 31, times 2^32 - 1).
+    e.repeated(lanes, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
+      VIndexOp::create(b, loc, e.add(keep, off * 4), r, u32, uint64_t(off));
+    });
+    e.scalar(BinaryKind::And, keep, keep, u(nbr - 1), u32, lanes);
+    e.scalar(BinaryKind::sub, keep, keep, u(lastBlocks), u32, lanes);
+    e.scalar(BinaryKind::shr, keep, keep, u(31), u32, lanes);
+    e.scalar(BinaryKind::mul, keep, keep, u(0xFFFFFFFF), u32, lanes);
+  }
+  if (p.toSwizzle) {
+    packedOut = e.buffer(lanes);
+    outOffsets = e.buffer(nbr * 256);
+    emitSlotOffsets(e, outOffsets, outBuf, nbr); // outBuf as scratch
+  }
+  // Every staging buffer starts as 0 (the source's, zeroed again after
+  // each use).
+  e.dup(inBuf, u(0), u32, depth * inSize / 4);
+  e.dup(outBuf, u(0), u32, depth * outSize / 4);
+
+  openTileLoop(e, f, p.tiles, p.cores, dbl);
+  Value t = f.t, pp = f.pp;
+  Value inUB = e.add(inBuf, e.mul(pp, inSize));
+  Value outUB = e.add(outBuf, e.mul(pp, outSize));
+  bool swizzled = p.fromSwizzle || p.toSwizzle;
+  Value slice = e.rem(t, p.slices), rowTile = e.div(t, p.slices);
+  Value b0 = e.mul(slice, nbr);
+  Value r0 = e.mul(rowTile, T), gmRow = r0, batchIdx, rowsIn, rowsOut;
+  if (swizzled) {
+    batchIdx = e.div(rowTile, p.batchTiles);
+    r0 = e.mul(e.rem(rowTile, p.batchTiles), T);
+    gmRow = e.add(e.mul(batchIdx, p.mRows), r0);
+    rowsIn = e.min(e.idx(T), arith::MaxSIOp::create(
+                                 b, loc, e.sub(e.idx(p.mRows), r0), e.idx(0)));
+    rowsOut =
+        p.toSwizzle ? e.min(e.idx(T), e.sub(e.idx(p.spanRows), r0)) : rowsIn;
+  } else {
+    rowsIn = rowsOut = e.min(e.idx(T), e.sub(e.idx(p.rows), r0));
+  }
+  Value swizzleBase =
+      swizzled ? e.mul(batchIdx, swizzleBytes(p.mRows, nbK)) : Value();
+  auto padded = [&](Value len) { return e.mul(e.div(e.add(len, 31), 32), 32); };
+
+  // DMA in: the tile in the source layout.
+  e.flag(false, Pipe::v, Pipe::mte2, pp);
+  if (p.fromSwizzle) {
+    copySwizzledSlots(e, /*write=*/false, inGM, swizzleBase, inUB, r0, rowsIn,
+                      T, b0, nbr, nbK);
+  } else {
+    Value len = e.min(e.idx(nbr), e.sub(e.idx(nbK), b0));
+    CopyGmToUbOp::create(b, loc, inUB, inGM, e.add(e.mul(gmRow, p.fromRow), b0),
+                         rowsIn, len, e.sub(e.idx(p.fromRow), len),
+                         e.div(e.sub(e.idx(pitch), padded(len)), 32),
+                         b.getI64IntegerAttr(0));
+  }
+  e.flag(true, Pipe::mte2, Pipe::v, pp);
+  e.flag(false, Pipe::mte2, Pipe::v, pp);
+
+  // One u32 lane a block.
+  if (p.fromSwizzle) {
+    for (int64_t g = 0; g < T / 32; ++g)
+      e.repeated(nbr * 8, 64, 1, [&](int64_t off, Value r, IntegerAttr mask) {
+        VGatherOp::create(b, loc, e.add(packedIn, g * 32 * nbr + off * 4),
+                          e.add(inUB, g * nbr * 256), e.add(inOffsets, off * 4),
+                          r, u32, mask);
+      });
+    e.cast(sBuf, u32, packedIn, u8, RoundMode::none, false, lanes);
+    auto inBranch = [&](Value cond, function_ref<void()> body) {
+      auto branch = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&branch.getThenRegion().front());
+      body();
+    };
+    // The last slice: the source's padding bytes in its last word set to 0.
+    if (lastBlocks % 4)
+      inBranch(
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slice,
+                                e.idx(p.slices - 1)),
+          [&] { e.binary(BinaryKind::And, sBuf, sBuf, keep, u32, lanes); });
+    // A 32-row group is read whole: in the tile that holds row mRows, the
+    // source's padding rows after it are set to 0 (a swizzled destination
+    // writes them).
+    int64_t tail = p.mRows % T;
+    if (p.toSwizzle && tail)
+      inBranch(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, r0,
+                                     e.idx(p.mRows - tail)),
+               [&] {
+                 e.dup(e.add(sBuf, tail * nbr * 4), u(0), u32,
+                       (T - tail) * nbr);
+               });
+  } else if (nbr % 32 == 0) {
+    e.cast(sBuf, u32, inUB, u8, RoundMode::none, false, lanes);
+  } else {
+    for (int64_t row0 = 0; row0 < T; row0 += chip.maxRepeat) {
+      int64_t n = std::min<int64_t>(chip.maxRepeat, T - row0);
+      VCastOp::create(b, loc, e.add(sBuf, row0 * nbr * 4),
+                      e.add(inUB, row0 * pitch), e.idx(n), u8, u32,
+                      RoundMode::none, false, b.getI64IntegerAttr(nbr),
+                      b.getDenseI64ArrayAttr({1, 1}),
+                      b.getDenseI64ArrayAttr({nbr * 4 / 32, pitch / 32}));
+    }
+  }
+  e.dup(inUB, u(0), u32, inSize / 4);
+  e.flag(true, Pipe::v, Pipe::mte2, pp); // the source tile consumed
+
+  // The destination layout.
+  e.flag(false, Pipe::mte3, Pipe::v, pp);
+  if (p.toSwizzle) {
+    e.cast(packedOut, u8, sBuf, u32, RoundMode::none, false, lanes);
+    gatherSlots(e, outUB, packedOut, outOffsets, T, nbr);
+  } else {
+    writeScaleRows(e, outUB, sBuf, T, nbr, pitch);
+  }
+  e.flag(true, Pipe::v, Pipe::mte3, pp);
+  e.flag(false, Pipe::v, Pipe::mte3, pp);
+  if (p.toSwizzle) {
+    copySwizzledSlots(e, /*write=*/true, outGM, swizzleBase, outUB, r0, rowsOut,
+                      T, b0, nbr, nbK);
+  } else {
+    // The pairs layout's odd last block takes its pad byte (lane nbK: 0).
+    Value len = e.min(e.idx(nbr), e.sub(e.idx(p.toRow), b0));
+    CopyUbToGmOp::create(b, loc, outGM, e.add(e.mul(gmRow, p.toRow), b0), outUB,
+                         rowsOut, len,
+                         e.div(e.sub(e.idx(pitch), padded(len)), 32),
+                         e.sub(e.idx(p.toRow), len));
+  }
+  e.flag(true, Pipe::mte3, Pipe::v, pp);
+  finishKernel(e, f);
+}
+
 LogicalResult lowerFunctionToVTile(func::FuncOp func, const Chip &chip,
                                    const TilingOptions &options) {
   MLIRContext *ctx = func.getContext();
@@ -3223,6 +3563,13 @@ LogicalResult lowerFunctionToVTile(func::FuncOp func, const Chip &chip,
     if (failed(planFakeQuant(func, chip, options, p)))
       return failure();
     emitFakeQuant(func, chip, p, options);
+    return success();
+  }
+  if (isa<dialect::ConvertScaleLayoutOp>(func.getBody().front().front())) {
+    ConvertPlan p;
+    if (failed(planConvert(func, chip, options, p)))
+      return failure();
+    emitConvert(func, chip, p, options);
     return success();
   }
   if (isa<dialect::DequantizeOp>(func.getBody().front().front())) {

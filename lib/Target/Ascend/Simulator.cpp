@@ -946,15 +946,17 @@ private:
     uint64_t ux = a, uy = b;
     unsigned w = widthOf(t);
     int64_t r = 0;
+    // Add, sub and mul wrap modulo 2^64 (bitsOfInt keeps the lane's low
+    // bits): two u32 lanes' product can pass INT64_MAX.
     switch (kind) {
     case BinaryKind::add:
-      r = x + y;
+      r = int64_t(uint64_t(x) + uint64_t(y));
       break;
     case BinaryKind::sub:
-      r = x - y;
+      r = int64_t(uint64_t(x) - uint64_t(y));
       break;
     case BinaryKind::mul:
-      r = x * y;
+      r = int64_t(uint64_t(x) * uint64_t(y));
       break;
     case BinaryKind::div:
       divByZero = true;

@@ -47,7 +47,7 @@ func.func @fp4_axis0_rank3(%x: tensor<64x4x63xbf16>) -> (tensor<64x4x63xf4E2M1FN
 
 // -----
 
-// expected-error @+1 {{@two_ops: the ascend target lowers a function that returns the codes and scales of one mxq.quantize (or mxq.two_level_quantize) of its argument, the four results of one mxq.dual_quantize of it, or the result of one mxq.dequantize, mxq.fake_quant or mxq.fake_quant_grad of its arguments; other functions are not lowered yet}}
+// expected-error @+1 {{@two_ops: the ascend target lowers a function that returns the codes and scales of one mxq.quantize (or mxq.two_level_quantize) of its argument, the four results of one mxq.dual_quantize of it, or the result of one mxq.dequantize, mxq.fake_quant, mxq.fake_quant_grad or mxq.convert_scale_layout of its arguments; other functions are not lowered yet}}
 func.func @two_ops(%x: tensor<4x64xbf16>) -> tensor<4x64xf32> {
   %q, %s = mxq.quantize %x axis = 1 scale = floor
       : tensor<4x64xbf16> -> tensor<4x64xf8E4M3FN>, tensor<4x2xf8E8M0FNU>
@@ -94,4 +94,14 @@ func.func @dual_two_ops(%x: tensor<128x128xbf16>) -> (tensor<128x128xf8E4M3FN>, 
   %q0, %s0, %q1, %s1 = mxq.dual_quantize %x scale = rceil
       : tensor<128x128xbf16> -> tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
   return %q0, %s0 : tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
+}
+
+// -----
+
+// convert_scale_layout moves the scales of last-axis blocks.
+// expected-error @+1 {{@convert_axis0: converts scales along axis 0 of a rank-2 tensor; the ascend recipe converts the scales of last-axis blocks}}
+func.func @convert_axis0(%s: tensor<2x4xf8E8M0FNU>, %q: tensor<64x4xf8E4M3FN>) -> tensor<1x4x2xf8E8M0FNU> {
+  %r = mxq.convert_scale_layout %s, %q axis = 0 from = linear to = pairs
+      : tensor<2x4xf8E8M0FNU>, tensor<64x4xf8E4M3FN> -> tensor<1x4x2xf8E8M0FNU>
+  return %r : tensor<1x4x2xf8E8M0FNU>
 }

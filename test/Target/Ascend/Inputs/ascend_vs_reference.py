@@ -172,14 +172,18 @@ for path in files:
         ty2 = types[1] if len(types) == 2 else ""
         fake = "mxq.fake_quant" in body
         smooth = "two_level_quantize" in body and len(types) == 2
+        # convert_scale_layout (scales, codes): shapes are the codes'.
+        convert = "convert_scale_layout" in body and len(types) == 2
         elt = ty.split("x")[-1]
-        if not fake and not smooth and (
+        if not fake and not smooth and not convert and (
                 len(types) > 3 or (len(types) == 2 and "f8E8M0FNU" not in ty2)):
             continue
         if (len(types) != 2) and elt not in ("bf16", "f16", "f32"):
             continue
         if ty2 != "" and elt[:2] not in ("f8", "f6", "f4") and not smooth:
             continue
+        if convert:
+            ty = ty2
         rank = ty.count("x")
         ok_entry = True
         runs = 0  # shapes the reference takes
@@ -205,6 +209,17 @@ for path in files:
                 else:
                     sm = sm.astype(np.float16)
                 np.save(xin[1], sm)
+            elif convert:
+                # Codes, and scales in the source layout (random bytes in
+                # its padding too: the destination's padding is 0).
+                frm = re.search(r"from = (\w+)", body).group(1)
+                block = re.search(r"block = (\d+)", body)
+                paths, extra = make_dequant_inputs(
+                    tag, shape, ty2.split("x")[-1],
+                    "x2x" if frm == "pairs" else "", -1,
+                    frm == "swizzle_32_4_4",
+                    int(block.group(1)) if block else 32)
+                xin = [paths[1], paths[0]]
             elif ty2:
                 pairs = "x2x" if ty2.endswith("x2xf8E8M0FNU") else ""
                 axis = re.search(r"axis = (\d+)", body)
