@@ -3220,7 +3220,28 @@ struct ConvertPlan {
   int64_t batch = 1, mRows = 0, spanRows = 0, batchTiles = 0;
   /// A tile: tileRows rows x nbr blocks, `slices` of them a row.
   int64_t nbr = 8, tileRows = 0, slices = 1, rowTiles = 0, tiles = 0, cores = 1;
+  /// Along a non-last axis ([outer, m, n], blocks along m): tiles of whole
+  /// block-rows x columns (pickColumnTiling's), the layouts the column
+  /// quantize writes and the column dequantize reads.
+  bool columns = false, fromPairs = false, toPairs = false;
+  ColumnTiling cols;
 };
+
+/// UB bytes a column convert tile of `g` block-rows x `c` columns takes.
+int64_t convertColumnBytes(const ConvertPlan &p, int64_t g, int64_t c,
+                           bool dbl) {
+  int64_t depth = dbl ? 2 : 1, nb = g * c;
+  auto stage = [&](bool swizzle) {
+    return swizzle ? c * g * 8 : roundUp(nb, 32);
+  };
+  int64_t bytes = 2 * roundUp(nb * 4, 32); // the u32 lanes, a temporary
+  bytes += depth * (stage(p.fromSwizzle) + stage(p.toSwizzle));
+  if (p.fromSwizzle) // gather offsets, the columns' lane mask
+    bytes += c * 4 + roundUp(nb * 4, 32);
+  if (p.toSwizzle) // slot offsets
+    bytes += g * 256;
+  return bytes;
+}
 
 /// UB bytes a convert tile of `t` rows of `c` blocks takes.
 int64_t convertBytes(const ConvertPlan &p, int64_t t, int64_t c, bool dbl) {
@@ -3256,16 +3277,41 @@ LogicalResult planConvert(func::FuncOp func, const Chip &chip,
     return fail(func, "needs static shapes (mxq-run specialises a function "
                       "to its inputs' shapes before lowering it)");
   int64_t rank = codes.getRank(), axis = op.getAxis();
-  if (axis != rank - 1)
-    return fail(func, "converts scales along axis " + Twine(axis) +
-                          " of a rank-" + Twine(rank) +
-                          " tensor; the ascend recipe converts the scales "
-                          "of last-axis blocks");
   using Layout = dialect::ScaleLayout;
   Layout from = op.getFrom(), to = op.getTo();
   p.fromSwizzle = from == Layout::swizzle_32_4_4;
   p.toSwizzle = to == Layout::swizzle_32_4_4;
+  p.fromPairs = from == Layout::pairs, p.toPairs = to == Layout::pairs;
   int64_t block = op.getBlockSize();
+  if (axis != rank - 1) {
+    p.columns = true;
+    ColumnTiling &t = p.cols;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t size = codes.getShape()[d];
+      if (d < axis)
+        t.outer *= size;
+      else if (d > axis)
+        t.n *= size;
+    }
+    t.m = codes.getShape()[axis];
+    t.block = block;
+    t.pairs = p.fromPairs || p.toPairs;
+    t.swizzle = p.fromSwizzle || p.toSwizzle;
+    t.padColumns = p.toSwizzle;
+    p.nbK = ceilDiv(t.m, block);
+    int64_t budget = chip.ubBytes - chip.ubReserved;
+    if (failed(pickColumnTiling(
+            func, chip, options,
+            [&](int64_t g, int64_t c) {
+              return convertColumnBytes(p, g, c, options.doubleBuffer) <=
+                     budget;
+            },
+            t)))
+      return failure();
+    p.tiles = p.nbK == 0 || t.n == 0 ? 0 : t.tiles;
+    p.cores = std::clamp<int64_t>(p.tiles, 1, chip.cores);
+    return success();
+  }
   p.nbK = ceilDiv(codes.getShape().back(), block);
   auto rowBytes = [&](Layout l) {
     return l == Layout::pairs ? 2 * ceilDiv(p.nbK, 2) : p.nbK;
@@ -3358,6 +3404,229 @@ LogicalResult planConvert(func::FuncOp func, const Chip &chip,
   p.tiles = p.nbK == 0 ? 0 : p.rowTiles * p.slices;
   p.cores = std::clamp<int64_t>(p.tiles, 1, chip.cores);
   return success();
+}
+
+/// convert_scale_layout along a non-last axis: a tile of G block-rows x C
+/// columns read in the source layout onto u32 lanes (block-row j's columns
+/// at lanes j * C) as emitDequantizeColumns reads them, and written as
+/// emitColumns writes them; the staging buffers zeroed as emitConvert's.
+void emitConvertColumns(func::FuncOp func, const Chip &chip,
+                        const ConvertPlan &p, const TilingOptions &options) {
+  MLIRContext *ctx = func.getContext();
+  dialect::ConvertScaleLayoutOp op = p.op;
+  const ColumnTiling &ct = p.cols;
+  SmallVector<Value> gmValues = {op.getScales(), op.getCodes(), op.getResult()};
+  Location loc = op.getLoc();
+  const bool dbl = options.doubleBuffer;
+  Frame f = beginKernel(func, gmValues, p.cores);
+  OpBuilder b = OpBuilder::atBlockBegin(f.entry);
+  Emitter e{b, loc, chip};
+  Value inGM = f.entry->getArgument(0), outGM = f.entry->getArgument(2);
+  Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  Type u16 = IntegerType::get(ctx, 16, IntegerType::Unsigned);
+  Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  auto u = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+
+  const int64_t G = ct.groups, C = ct.tileCols, NB = G * C, nb = p.nbK;
+  const int64_t n = ct.n, depth = dbl ? 2 : 1;
+  auto stageSize = [&](bool swizzle) {
+    return swizzle ? C * G * 8 : roundUp(NB, 32);
+  };
+  const int64_t inSize = stageSize(p.fromSwizzle),
+                outSize = stageSize(p.toSwizzle);
+  Value sBuf = e.buffer(NB * 4), tBuf = e.buffer(NB * 4);
+  Value inBuf = e.buffer(depth * inSize), outBuf = e.buffer(depth * outSize);
+  // The slice holding the last column, and its columns.
+  const int64_t lastSlice = n ? (n - 1) / C : 0, lastCols = n - lastSlice * C;
+  const bool maskCols = p.fromSwizzle && p.toSwizzle && lastCols < C;
+  Value inOffsets, colKeep, outOffsets;
+  if (p.fromSwizzle) {
+    // emitDequantizeColumns' gather offsets: column c reads slot
+    // (c / 32) * G * 8 + c % 32 of a word-row.
+    inOffsets = e.buffer(C * 4);
+    e.repeated(C, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
+      VIndexOp::create(b, loc, e.add(inOffsets, off * 4), r, u32,
+                       uint64_t(off));
+    });
+    e.scalar(BinaryKind::And, tBuf, inOffsets, u(31), u32, C);
+    e.scalar(BinaryKind::shl, tBuf, tBuf, u(5), u32, C);
+    e.scalar(BinaryKind::shr, inOffsets, inOffsets, u(5), u32, C);
+    e.scalar(BinaryKind::mul, inOffsets, inOffsets, u(G * 256), u32, C);
+    e.binary(BinaryKind::add, inOffsets, inOffsets, tBuf, u32, C);
+  }
+  if (maskCols) {
+    // All ones on the last slice's real columns of every block-row: column
+    // c of a row, (c - lastCols) >> 31, times 2^32 - 1.
+    colKeep = e.buffer(NB * 4);
+    for (int64_t j = 0; j < G; ++j)
+      e.repeated(C, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
+        VIndexOp::create(b, loc, e.add(colKeep, (j * C + off) * 4), r, u32,
+                         uint64_t(off));
+      });
+    e.scalar(BinaryKind::sub, colKeep, colKeep, u(lastCols), u32, NB);
+    e.scalar(BinaryKind::shr, colKeep, colKeep, u(31), u32, NB);
+    e.scalar(BinaryKind::mul, colKeep, colKeep, u(0xFFFFFFFF), u32, NB);
+  }
+  if (p.toSwizzle) {
+    // emitColumns' slot offsets: slot s of a 32-column group reads
+    // word-row s / 32 of its column s % 32.
+    int64_t groupLanes = G * 64;
+    outOffsets = e.buffer(groupLanes * 4);
+    e.repeated(groupLanes, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
+      VIndexOp::create(b, loc, e.add(outOffsets, off * 4), r, u32,
+                       uint64_t(off));
+    });
+    e.scalar(BinaryKind::shr, outOffsets, outOffsets, u(3), u32, groupLanes);
+    e.scalar(BinaryKind::And, tBuf, outOffsets, u(31), u32, groupLanes);
+    e.scalar(BinaryKind::shr, outOffsets, outOffsets, u(5), u32, groupLanes);
+    e.scalar(BinaryKind::mul, outOffsets, outOffsets, u(C), u32, groupLanes);
+    e.binary(BinaryKind::add, outOffsets, outOffsets, tBuf, u32, groupLanes);
+    e.scalar(BinaryKind::shl, outOffsets, outOffsets, u(2), u32, groupLanes);
+  }
+  e.dup(inBuf, u(0), u32, depth * inSize / 4);
+  e.dup(outBuf, u(0), u32, depth * outSize / 4);
+
+  openTileLoop(e, f, p.tiles, p.cores, dbl);
+  Value t = f.t, pp = f.pp;
+  Value inUB = e.add(inBuf, e.mul(pp, inSize));
+  Value outUB = e.add(outBuf, e.mul(pp, outSize));
+  // t = (o * rowTiles + rowTile) * slices + slice
+  Value slice = e.rem(t, ct.slices), rest = e.div(t, ct.slices);
+  Value rowTile = e.rem(rest, ct.rowTiles), o = e.div(rest, ct.rowTiles);
+  Value g0 = e.mul(rowTile, G), c0 = e.mul(slice, C);
+  Value blockRows = e.min(e.idx(G), e.sub(e.idx(nb), g0));
+  // Slices of a swizzled destination run to the columns padded to 128.
+  Value cols = e.min(
+      e.idx(C), arith::MaxSIOp::create(b, loc, e.sub(e.idx(n), c0), e.idx(0)));
+  auto padded = [&](Value len) { return e.mul(e.div(e.add(len, 31), 32), 32); };
+  const int64_t nh = ceilDiv(nb, 2);
+  Value swizzleBase =
+      (p.fromSwizzle || p.toSwizzle) ? e.mul(o, swizzleBytes(n, nb)) : Value();
+
+  // DMA in.
+  e.flag(false, Pipe::v, Pipe::mte2, pp);
+  if (p.fromSwizzle) {
+    copySwizzledSlots(e, /*write=*/false, inGM, swizzleBase, inUB, c0, cols, C,
+                      g0, G, nb);
+  } else if (p.fromPairs) {
+    Value len = e.mul(cols, 2);
+    CopyGmToUbOp::create(
+        b, loc, inUB, inGM,
+        e.mul(e.add(e.mul(e.add(e.mul(o, nh), e.div(g0, 2)), n), c0), 2),
+        e.div(e.add(blockRows, 1), 2), len, e.mul(e.sub(e.idx(n), cols), 2),
+        e.div(e.sub(e.idx(2 * C), padded(len)), 32), b.getI64IntegerAttr(0));
+  } else {
+    CopyGmToUbOp::create(
+        b, loc, inUB, inGM, e.add(e.mul(e.add(e.mul(o, nb), g0), n), c0),
+        blockRows, cols, e.sub(e.idx(n), cols),
+        e.div(e.sub(e.idx(C), padded(cols)), 32), b.getI64IntegerAttr(0));
+  }
+  e.flag(true, Pipe::mte2, Pipe::v, pp);
+  e.flag(false, Pipe::mte2, Pipe::v, pp);
+
+  // One u32 lane a block (emitDequantizeColumns' widening).
+  if (p.fromSwizzle) {
+    for (int64_t w = 0; w < G / 4; ++w) {
+      Value word = e.add(tBuf, w * C * 4);
+      e.repeated(C, 64, 1, [&](int64_t off, Value r, IntegerAttr m) {
+        VGatherOp::create(b, loc, e.add(word, off * 4), e.add(inUB, w * 1024),
+                          e.add(inOffsets, off * 4), r, u32, m);
+      });
+      for (int64_t k = 0; k < 4; ++k) {
+        Value row = e.add(sBuf, (4 * w + k) * C * 4);
+        e.scalar(BinaryKind::shr, row, word, u(8 * k), u32, C);
+        e.scalar(BinaryKind::And, row, row, u(0xFF), u32, C);
+      }
+    }
+  } else if (p.fromPairs) {
+    e.cast(tBuf, u32, inUB, u16, RoundMode::none, false, NB / 2);
+    for (int64_t h = 0; h < G / 2; ++h) {
+      Value pair = e.add(tBuf, h * C * 4);
+      e.scalar(BinaryKind::And, e.add(sBuf, 2 * h * C * 4), pair, u(0xFF), u32,
+               C);
+      e.scalar(BinaryKind::shr, e.add(sBuf, (2 * h + 1) * C * 4), pair, u(8),
+               u32, C);
+    }
+  } else {
+    e.cast(sBuf, u32, inUB, u8, RoundMode::none, false, NB);
+  }
+  auto inBranch = [&](Value cond, function_ref<void()> body) {
+    auto branch = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&branch.getThenRegion().front());
+    body();
+  };
+  // The source's padding that comes in with real data is set to 0: the
+  // block-rows past the last (a pair's second byte, the rest of a 4-row
+  // word) in the last row tile, and a swizzled source's grid rows past the
+  // last column in the slice that holds it.
+  const int64_t lastRows = nb - (ct.rowTiles - 1) * G;
+  if ((p.fromSwizzle || p.fromPairs) && lastRows < G)
+    inBranch(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rowTile,
+                                   e.idx(ct.rowTiles - 1)),
+             [&] {
+               e.dup(e.add(sBuf, lastRows * C * 4), u(0), u32,
+                     (G - lastRows) * C);
+             });
+  if (maskCols)
+    inBranch(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slice,
+                                   e.idx(lastSlice)),
+             [&] { e.binary(BinaryKind::And, sBuf, sBuf, colKeep, u32, NB); });
+  e.dup(inUB, u(0), u32, inSize / 4);
+  e.flag(true, Pipe::v, Pipe::mte2, pp); // the source tile consumed
+
+  // The destination layout (emitColumns' writers).
+  e.flag(false, Pipe::mte3, Pipe::v, pp);
+  if (p.toPairs) {
+    for (int64_t h = 0; h < G / 2; ++h) {
+      Value pair = e.add(tBuf, h * C * 4);
+      e.scalar(BinaryKind::shl, pair, e.add(sBuf, (2 * h + 1) * C * 4), u(8),
+               u32, C);
+      e.binary(BinaryKind::Or, pair, pair, e.add(sBuf, 2 * h * C * 4), u32, C);
+    }
+    e.cast(outUB, u16, tBuf, u32, RoundMode::none, false, NB / 2);
+  } else if (p.toSwizzle) {
+    for (int64_t w = 0; w < G / 4; ++w) {
+      Value word = e.add(tBuf, w * C * 4);
+      e.unary(UnaryKind::copy, word, e.add(sBuf, 4 * w * C * 4), u32, C);
+      for (int64_t k = 1; k < 4; ++k) {
+        Value shifted = e.add(sBuf, (4 * w + k) * C * 4);
+        e.scalar(BinaryKind::shl, shifted, shifted, u(8 * k), u32, C);
+        e.binary(BinaryKind::Or, word, word, shifted, u32, C);
+      }
+    }
+    int64_t groupLanes = G * 64;
+    for (int64_t g = 0; g < C / 32; ++g)
+      e.repeated(groupLanes, 64, 1, [&](int64_t off, Value r, IntegerAttr m) {
+        VGatherOp::create(b, loc, e.add(outUB, g * G * 256 + off * 4),
+                          e.add(tBuf, g * 32 * 4), e.add(outOffsets, off * 4),
+                          r, u32, m);
+      });
+  } else {
+    e.cast(outUB, u8, sBuf, u32, RoundMode::none, false, NB);
+  }
+  e.flag(true, Pipe::v, Pipe::mte3, pp);
+  e.flag(false, Pipe::v, Pipe::mte3, pp);
+  if (p.toSwizzle) {
+    Value written = e.min(e.idx(C), e.sub(e.idx(roundUp(n, 128)), c0));
+    copySwizzledSlots(e, /*write=*/true, outGM, swizzleBase, outUB, c0, written,
+                      C, g0, G, nb);
+  } else if (p.toPairs) {
+    Value len = e.mul(cols, 2);
+    CopyUbToGmOp::create(
+        b, loc, outGM,
+        e.mul(e.add(e.mul(e.add(e.mul(o, nh), e.div(g0, 2)), n), c0), 2), outUB,
+        e.div(e.add(blockRows, 1), 2), len,
+        e.div(e.sub(e.idx(2 * C), padded(len)), 32),
+        e.mul(e.sub(e.idx(n), cols), 2));
+  } else {
+    CopyUbToGmOp::create(
+        b, loc, outGM, e.add(e.mul(e.add(e.mul(o, nb), g0), n), c0), outUB,
+        blockRows, cols, e.div(e.sub(e.idx(C), padded(cols)), 32),
+        e.sub(e.idx(n), cols));
+  }
+  e.flag(true, Pipe::mte3, Pipe::v, pp);
+  finishKernel(e, f);
 }
 
 void emitConvert(func::FuncOp func, const Chip &chip, const ConvertPlan &p,
@@ -3569,7 +3838,10 @@ LogicalResult lowerFunctionToVTile(func::FuncOp func, const Chip &chip,
     ConvertPlan p;
     if (failed(planConvert(func, chip, options, p)))
       return failure();
-    emitConvert(func, chip, p, options);
+    if (p.columns)
+      emitConvertColumns(func, chip, p, options);
+    else
+      emitConvert(func, chip, p, options);
     return success();
   }
   if (isa<dialect::DequantizeOp>(func.getBody().front().front())) {

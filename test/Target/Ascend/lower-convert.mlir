@@ -1,5 +1,5 @@
-// mxq.convert_scale_layout lowered for the Ascend-like core: each tile of
-// rows x blocks is read in the source layout onto one u32 lane a block and
+// mxq.convert_scale_layout lowered for the Ascend-like core (last axis,
+// and a non-last one): each tile of rows x blocks is read in the source layout onto one u32 lane a block and
 // written in the destination layout; the staging buffers are zeroed so
 // that either layout's padding comes out 0.
 // RUN: mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline{chip=950dt,cores=3,ub-bytes=32768})' -split-input-file | FileCheck %s
@@ -11,6 +11,9 @@
 // COLS: @swizzle_to_pairs: tile-cols = 96 is not a tile of 8 blocks times a power of two
 // ROWS: @linear_to_swizzle: tile-rows = 48 is not a multiple of 32 (swizzle_32_4_4 scales move 32 rows at a time)
 // UB: @linear_to_swizzle: a tile of 32 rows of 8 scales does not fit the 6144-byte UB of chip 950pr
+// COLS: @columns_linear_to_swizzle: tile-cols = 96 is not a multiple of 64 (a column tile's rows fill whole 32-byte blocks)
+// ROWS: @columns_linear_to_swizzle: tile-rows = 48 is not a multiple of 4 block(s) of 32 rows that fits the UB with 256 columns (at most 128 rows)
+// UB: @columns_linear_to_swizzle: a tile of 128 rows of 64 columns does not fit the 6144-byte UB of chip 950pr
 
 // Linear to swizzled, 300 rows of 66 blocks with 32 KB of UB, so tiles of 64 rows
 // x 16 blocks (5 slices a row), the rows cast to u32 lanes, packed, gathered
@@ -47,4 +50,24 @@ func.func @swizzle_to_pairs(%s: tensor<4608xf8E8M0FNU>, %q: tensor<33x1100xf8E4M
   %r = mxq.convert_scale_layout %s, %q axis = 1 from = swizzle_32_4_4 to = pairs
       : tensor<4608xf8E8M0FNU>, tensor<33x1100xf8E4M3FN> -> tensor<33x18x2xf8E8M0FNU>
   return %r : tensor<33x18x2xf8E8M0FNU>
+}
+
+// -----
+
+// Along axis 0 of a matrix (a GEMM's weight [K, N] quantized along K), 100
+// x 200 codes: linear scale rows [4, 200] to swizzled, tiles of 4
+// block-rows x 256 columns (slices over the columns padded to 128), each
+// 4 block-rows' bytes of a column one word.
+// CHECK-LABEL: func.func @columns_linear_to_swizzle(
+// CHECK: scf.for
+// CHECK: vtile.copy_gm_to_ub %arg0
+// CHECK: vtile.vcast {{.*}} : ui8 to ui32
+// CHECK: vtile.vscalar <shl>
+// CHECK: vtile.vbinary <or>
+// CHECK: vtile.vgather
+// CHECK: vtile.copy_ub_to_gm
+func.func @columns_linear_to_swizzle(%s: tensor<4x200xf8E8M0FNU>, %q: tensor<100x200xf8E4M3FN>) -> tensor<1024xf8E8M0FNU> {
+  %r = mxq.convert_scale_layout %s, %q axis = 0 from = linear to = swizzle_32_4_4
+      : tensor<4x200xf8E8M0FNU>, tensor<100x200xf8E4M3FN> -> tensor<1024xf8E8M0FNU>
+  return %r : tensor<1024xf8E8M0FNU>
 }

@@ -95,13 +95,3 @@ func.func @dual_two_ops(%x: tensor<128x128xbf16>) -> (tensor<128x128xf8E4M3FN>, 
       : tensor<128x128xbf16> -> tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
   return %q0, %s0 : tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
 }
-
-// -----
-
-// convert_scale_layout moves the scales of last-axis blocks.
-// expected-error @+1 {{@convert_axis0: converts scales along axis 0 of a rank-2 tensor; the ascend recipe converts the scales of last-axis blocks}}
-func.func @convert_axis0(%s: tensor<2x4xf8E8M0FNU>, %q: tensor<64x4xf8E4M3FN>) -> tensor<1x4x2xf8E8M0FNU> {
-  %r = mxq.convert_scale_layout %s, %q axis = 0 from = linear to = pairs
-      : tensor<2x4xf8E8M0FNU>, tensor<64x4xf8E4M3FN> -> tensor<1x4x2xf8E8M0FNU>
-  return %r : tensor<1x4x2xf8E8M0FNU>
-}

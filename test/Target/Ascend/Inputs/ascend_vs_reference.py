@@ -214,9 +214,10 @@ for path in files:
                 # its padding too: the destination's padding is 0).
                 frm = re.search(r"from = (\w+)", body).group(1)
                 block = re.search(r"block = (\d+)", body)
+                axis = int(re.search(r"axis = (\d+)", body).group(1))
                 paths, extra = make_dequant_inputs(
                     tag, shape, ty2.split("x")[-1],
-                    "x2x" if frm == "pairs" else "", -1,
+                    "x2x" if frm == "pairs" else "", axis,
                     frm == "swizzle_32_4_4",
                     int(block.group(1)) if block else 32)
                 xin = [paths[1], paths[0]]
