@@ -1,4 +1,5 @@
-//===- Target.cpp - the target registry ------------------------------------===//
+//===- Target.cpp - the target registry
+//------------------------------------===//
 #include "mxq/Target/Target.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -9,8 +10,8 @@ namespace mxq {
 
 Executable::~Executable() = default;
 
-bool Executable::runInto(const std::vector<RawTensor> &inputs,
-                         ResultSink sink, std::string &error) {
+bool Executable::runInto(const std::vector<RawTensor> &inputs, ResultSink sink,
+                         std::string &error) {
   std::vector<RawTensor> results;
   if (!run(inputs, results, error))
     return false;
@@ -35,24 +36,60 @@ bool Executable::timeRuns(const std::vector<RawTensor> &inputs, int repeat,
 }
 Target::~Target() = default;
 
+static std::vector<std::unique_ptr<Target>> &registry();
+
+/// The registered targets that accept an option (`set` puts it into empty
+/// options), for a diagnostic that points to them without shared code
+/// naming a target: "cpu", "nvvm-emu and ascend".
+static std::string takers(llvm::function_ref<void(TargetOptions &)> set) {
+  // A target's checkOptions calls Target::checkOptions for the options it
+  // does not take: no second query from inside the first.
+  static thread_local bool asking = false;
+  if (asking)
+    return "";
+  asking = true;
+  std::vector<std::string> names;
+  for (const auto &t : registry()) {
+    TargetOptions one;
+    set(one);
+    std::string ignored;
+    if (t->checkOptions(one, ignored))
+      names.push_back(t->name().str());
+  }
+  asking = false;
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return list;
+}
+
 bool Target::checkOptions(const TargetOptions &options,
                           std::string &error) const {
   std::string n = name().str();
+  auto forWhom = [](const char *flag, const std::string &list) {
+    return list.empty() ? std::string()
+                        : " (" + std::string(flag) + " is for " + list + ")";
+  };
   if (!options.chip.empty())
-    error = "target " + n + " takes no chip, but --chip is '" + options.chip +
-            "'";
+    error =
+        "target " + n + " takes no chip, but --chip is '" + options.chip + "'";
   else if (options.isaVersion)
     error = "target " + n + " takes no ISA version, but one is " +
             std::to_string(options.isaVersion);
   else if (!options.tileSizes.empty())
     error = "target " + n + " takes no tile sizes";
   else if (options.threads != 0)
-    error = "target " + n + " takes no thread count (--num-threads is for cpu)";
+    error = "target " + n + " takes no thread count" +
+            forWhom("--num-threads",
+                    takers([](TargetOptions &o) { o.threads = 2; }));
   else if (options.profile)
-    error = "target " + n + " has no profile (--profile is for nvvm-emu and "
-            "ascend)";
+    error = "target " + n + " has no profile" +
+            forWhom("--profile",
+                    takers([](TargetOptions &o) { o.profile = true; }));
   else if (!options.trace.empty())
-    error = "target " + n + " writes no trace (--trace is for ascend)";
+    error = "target " + n + " writes no trace" +
+            forWhom("--trace",
+                    takers([](TargetOptions &o) { o.trace = "trace.json"; }));
   return error.empty();
 }
 
@@ -84,8 +121,8 @@ const Target *lookupTarget(llvm::StringRef name) {
 const Target *lookupTarget(llvm::StringRef name, std::string &error) {
   if (const Target *t = lookupTarget(name))
     return t;
-  error = "unknown target '" + name.str() + "' (this build has: " +
-          targetNames() + ")";
+  error = "unknown target '" + name.str() +
+          "' (this build has: " + targetNames() + ")";
   return nullptr;
 }
 

@@ -207,15 +207,15 @@ public:
               "maps blocks to threads itself)";
       return false;
     }
-    if (options.threads != 0) {
-      error = "target " + name().str() + " takes no thread count (--num-threads "
-              "is for cpu)";
+    // The rest (threads, a trace, a profile on the device) is the common
+    // check's.
+    mxq::TargetOptions rest = options;
+    rest.chip.clear();
+    rest.isaVersion = 0;
+    if (emulated)
+      rest.profile = false;
+    if (!Target::checkOptions(rest, error))
       return false;
-    }
-    if (options.profile && !emulated) {
-      error = "target nvvm has no profile (--profile is for nvvm-emu)";
-      return false;
-    }
     if (!options.chip.empty() &&
         !mxq::NVGPUTarget::parse(options.chip, options.isaVersion, error))
       return false;
