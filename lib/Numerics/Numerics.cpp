@@ -361,6 +361,31 @@ Value blockAmax(OpBuilder &b, Location loc, Value x,
                                           bits);
     return arith::BitcastOp::create(b, loc, b.getF32Type(), m);
   }
+  // Rows of a [G, B] tile, B a power of two: a halving tree (the first
+  // half of every row's lanes against the second, B -> B/2 -> ... -> 1) of
+  // shuffles and maxes on the flat vector. The first halvings pick whole
+  // registers; the reduction LLVM makes of a vector.multi_reduction over
+  // the inner dimension transposes the tile lane by lane instead.
+  if (type.getRank() == 2 && reduced.size() == 2 && !reduced[0] &&
+      reduced[1] && llvm::isPowerOf2_64(type.getDimSize(1)) &&
+      type.getDimSize(0) > 1) {
+    int64_t rows = type.getDimSize(0), len = type.getDimSize(1);
+    Value v = vector::ShapeCastOp::create(
+        b, loc, VectorType::get({rows * len}, b.getI32Type()), bits);
+    for (; len > 1; len /= 2) {
+      SmallVector<int64_t> lo, hi;
+      for (int64_t g = 0; g < rows; ++g)
+        for (int64_t j = 0; j < len / 2; ++j) {
+          lo.push_back(g * len + j);
+          hi.push_back(g * len + len / 2 + j);
+        }
+      v = arith::MaxUIOp::create(
+          b, loc, vector::ShuffleOp::create(b, loc, v, v, lo),
+          vector::ShuffleOp::create(b, loc, v, v, hi));
+    }
+    return arith::BitcastOp::create(
+        b, loc, VectorType::get({rows}, b.getF32Type()), v);
+  }
   SmallVector<int64_t> kept;
   for (auto [d, r] : llvm::enumerate(reduced))
     if (!r)

@@ -183,8 +183,11 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
       return splitOnWholeBlock(b, l, size, k0, block, emit);
     };
 
-    // Groups of four blocks of 32 (one vector of 128 elements).
-    bool grouped = axis == rank - 1 && codeElt.getIntOrFloatBitWidth() == 8 &&
+    // Groups of four blocks of 32 (one vector of 128 elements): byte codes
+    // and FP4 (packed in memory later, mxq-pack-fp4-memory); FP6 codes stay
+    // block by block.
+    unsigned codeBits = codeElt.getIntOrFloatBitWidth();
+    bool grouped = axis == rank - 1 && (codeBits == 8 || codeBits == 4) &&
                    block * kGroup <= 4 * 32;
     if (grouped)
       ubs[axis] = arith::CeilDivUIOp::create(rw, loc, numBlocks,

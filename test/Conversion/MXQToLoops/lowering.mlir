@@ -15,7 +15,10 @@
 // CHECK: vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<?x?xbf16>, vector<128xbf16>
 // CHECK: arith.bitcast {{.*}} : vector<128xbf16> to vector<128xi16>
 // CHECK: arith.shli
-// CHECK: vector.multi_reduction <maxui>, {{.*}} [1] : vector<4x32xi32> to vector<4xi32>
+// Each block's amax by halving: lanes 0-15 against 16-31, ... down to one.
+// CHECK: vector.shuffle {{.*}} : vector<128xi32>, vector<128xi32>
+// CHECK: arith.maxui {{.*}} : vector<64xi32>
+// CHECK: arith.maxui {{.*}} : vector<4xi32>
 // CHECK: arith.mulf {{.*}} : vector<4x32xf32>
 // CHECK: arith.bitcast {{.*}} : vector<128xi8> to vector<128xf8E4M3FN>
 // CHECK: vector.transfer_write {{.*}} {in_bounds = [true]} : vector<128xf8E4M3FN>, tensor<?x?xf8E4M3FN>
