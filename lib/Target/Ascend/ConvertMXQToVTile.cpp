@@ -3382,6 +3382,10 @@ LogicalResult planConvert(func::FuncOp func, const Chip &chip,
       return fail(func, "tile-rows = " + Twine(options.tileRows) +
                             " is not a multiple of 32 (swizzle_32_4_4 "
                             "scales move 32 rows at a time)");
+    if (options.tileRows > chip.maxBurstCount)
+      return fail(func, "tile-rows = " + Twine(options.tileRows) +
+                            " is more than the " + Twine(chip.maxBurstCount) +
+                            " bursts one DMA moves (a burst a row)");
     if (options.tileRows > most && !fits(options.tileRows, p.nbr))
       return fail(func, "tile-rows = " + Twine(options.tileRows) + " of " +
                             Twine(p.nbr) + " scales needs " +

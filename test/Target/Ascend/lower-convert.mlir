@@ -1,16 +1,18 @@
 // mxq.convert_scale_layout lowered for the Ascend-like core (last axis,
-// and a non-last one): each tile of rows x blocks is read in the source layout onto one u32 lane a block and
-// written in the destination layout; the staging buffers are zeroed so
+// and a non-last one): each tile of rows x blocks is read in the source
+// layout onto one u32 lane a block and written in the destination layout; the staging buffers are zeroed so
 // that either layout's padding comes out 0.
 // RUN: mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline{chip=950dt,cores=3,ub-bytes=32768})' -split-input-file | FileCheck %s
 // RUN: not mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline{tile-cols=96})' -split-input-file 2>&1 | FileCheck %s --check-prefix=COLS
 // RUN: not mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline{tile-rows=48})' -split-input-file 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: not mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline{chip=950pr,ub-bytes=8192})' -split-input-file 2>&1 | FileCheck %s --check-prefix=UB
+// RUN: not mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline{tile-rows=4128})' -split-input-file 2>&1 | FileCheck %s --check-prefix=BURSTS
 
 // COLS: @linear_to_swizzle: tile-cols = 96 is not a tile of 8 blocks times a power of two (swizzled scales are gathered by shifts and masks), blocks of 32
 // COLS: @swizzle_to_pairs: tile-cols = 96 is not a tile of 8 blocks times a power of two
 // ROWS: @linear_to_swizzle: tile-rows = 48 is not a multiple of 32 (swizzle_32_4_4 scales move 32 rows at a time)
 // UB: @linear_to_swizzle: a tile of 32 rows of 8 scales does not fit the 6144-byte UB of chip 950pr
+// BURSTS: @linear_to_swizzle: tile-rows = 4128 is more than the 4095 bursts one DMA moves (a burst a row)
 // COLS: @columns_linear_to_swizzle: tile-cols = 96 is not a multiple of 64 (a column tile's rows fill whole 32-byte blocks)
 // ROWS: @columns_linear_to_swizzle: tile-rows = 48 is not a multiple of 4 block(s) of 32 rows that fits the UB with 256 columns (at most 128 rows)
 // UB: @columns_linear_to_swizzle: a tile of 128 rows of 64 columns does not fit the 6144-byte UB of chip 950pr
