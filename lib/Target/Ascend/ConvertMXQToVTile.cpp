@@ -423,6 +423,25 @@ void writeScaleRows(Emitter &e, Value dst, Value s, int64_t rows,
   }
 }
 
+/// writeScaleRows backwards: scale bytes in rows of `pitch` bytes (`perRow`
+/// a row, a multiple of 8) widened to u32 lanes in `s`, `perRow` a row.
+void readScaleRows(Emitter &e, Value s, Value src, int64_t rows, int64_t perRow,
+                   int64_t pitch) {
+  OpBuilder &b = e.b;
+  Type u32 = IntegerType::get(b.getContext(), 32, IntegerType::Unsigned);
+  Type u8 = IntegerType::get(b.getContext(), 8, IntegerType::Unsigned);
+  if (perRow % 32 == 0)
+    return e.cast(s, u32, src, u8, RoundMode::none, false, rows * perRow);
+  for (int64_t row0 = 0; row0 < rows; row0 += e.chip.maxRepeat) {
+    int64_t n = std::min<int64_t>(e.chip.maxRepeat, rows - row0);
+    VCastOp::create(b, e.loc, e.add(s, row0 * perRow * 4),
+                    e.add(src, row0 * pitch), e.idx(n), u8, u32,
+                    RoundMode::none, false, b.getI64IntegerAttr(perRow),
+                    b.getDenseI64ArrayAttr({1, 1}),
+                    b.getDenseI64ArrayAttr({perRow * 4 / 32, pitch / 32}));
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // swizzle_32_4_4 scales
 //
@@ -514,6 +533,146 @@ void copySwizzledSlots(Emitter &e, bool write, Value gm, Value base,
       else
         CopyGmToUbOp::create(b, loc, ub, gm, e.add(at, w * 512), e.mul(n, 32),
                              e.idx(4), e.idx(12), e.idx(0), IntegerAttr());
+    }
+  }
+}
+
+/// The gather offsets that put a 32-row group's burst slots back into
+/// packed scale rows of `nbr` bytes (4 words times a power of two): lane l,
+/// q = nbr / 4 words a row, reads slot (l % q) * 32 + l / q. `tmp` holds
+/// nbr * 8 u32 lanes.
+void emitSlotGatherOffsets(Emitter &e, Value offsets, Value tmp, int64_t nbr) {
+  OpBuilder &b = e.b;
+  Type u32 = IntegerType::get(b.getContext(), 32, IntegerType::Unsigned);
+  auto u = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+  int64_t q = nbr / 4, lanes = nbr * 8;
+  e.repeated(lanes, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
+    VIndexOp::create(b, e.loc, e.add(offsets, off * 4), r, u32, uint64_t(off));
+  });
+  e.scalar(BinaryKind::shr, tmp, offsets, u(llvm::Log2_64(q)), u32, lanes);
+  e.scalar(BinaryKind::shl, tmp, tmp, u(5), u32, lanes);
+  e.scalar(BinaryKind::And, offsets, offsets, u(q - 1), u32, lanes);
+  e.scalar(BinaryKind::shl, offsets, offsets, u(10), u32, lanes);
+  e.binary(BinaryKind::add, offsets, offsets, tmp, u32, lanes);
+}
+
+// Scales along a non-last axis, a tile of G block-rows x C columns: block
+// row j's scales one u32 lane a column at lanes j * C. The pairs layout
+// holds two block-rows' bytes of a column as one 16-bit lane (s0 | s1 <<
+// 8); swizzle_32_4_4 (axis -2) four block-rows' bytes as one word, the
+// grid's rows being the columns.
+
+/// The slot offsets of a column tile's words (word-row w at lanes w * C of
+/// `words`): slot s of a 32-column group reads word-row s / 32 of its
+/// column s % 32 (byte offsets). `tmp` holds G * 64 u32 lanes.
+void emitColumnSlotOffsets(Emitter &e, Value offsets, Value tmp, int64_t G,
+                           int64_t C) {
+  OpBuilder &b = e.b;
+  Type u32 = IntegerType::get(b.getContext(), 32, IntegerType::Unsigned);
+  auto u = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+  int64_t lanes = G * 64;
+  e.repeated(lanes, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
+    VIndexOp::create(b, e.loc, e.add(offsets, off * 4), r, u32, uint64_t(off));
+  });
+  e.scalar(BinaryKind::shr, offsets, offsets, u(3), u32, lanes);
+  e.scalar(BinaryKind::And, tmp, offsets, u(31), u32, lanes);
+  e.scalar(BinaryKind::shr, offsets, offsets, u(5), u32, lanes);
+  e.scalar(BinaryKind::mul, offsets, offsets, u(C), u32, lanes);
+  e.binary(BinaryKind::add, offsets, offsets, tmp, u32, lanes);
+  e.scalar(BinaryKind::shl, offsets, offsets, u(2), u32, lanes);
+}
+
+/// The gather offsets that read a column tile's words back from its slots:
+/// column c reads slot (c / 32) * G * 8 + c % 32 of a word-row. `tmp` holds
+/// C u32 lanes.
+void emitColumnGatherOffsets(Emitter &e, Value offsets, Value tmp, int64_t G,
+                             int64_t C) {
+  OpBuilder &b = e.b;
+  Type u32 = IntegerType::get(b.getContext(), 32, IntegerType::Unsigned);
+  auto u = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+  e.repeated(C, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
+    VIndexOp::create(b, e.loc, e.add(offsets, off * 4), r, u32, uint64_t(off));
+  });
+  e.scalar(BinaryKind::And, tmp, offsets, u(31), u32, C);
+  e.scalar(BinaryKind::shl, tmp, tmp, u(5), u32, C);
+  e.scalar(BinaryKind::shr, offsets, offsets, u(5), u32, C);
+  e.scalar(BinaryKind::mul, offsets, offsets, u(G * 256), u32, C);
+  e.binary(BinaryKind::add, offsets, offsets, tmp, u32, C);
+}
+
+/// Pairs of block-rows' lanes of `s` joined into 16-bit lanes of `dst`
+/// (`tmp`: G / 2 * C u32 lanes).
+void joinColumnPairs(Emitter &e, Value dst, Value s, Value tmp, int64_t G,
+                     int64_t C) {
+  Type u32 = IntegerType::get(e.b.getContext(), 32, IntegerType::Unsigned);
+  Type u16 = IntegerType::get(e.b.getContext(), 16, IntegerType::Unsigned);
+  for (int64_t h = 0; h < G / 2; ++h) {
+    Value pair = e.add(tmp, h * C * 4);
+    e.scalar(BinaryKind::shl, pair, e.add(s, (2 * h + 1) * C * 4),
+             IntegerAttr::get(u32, 8), u32, C);
+    e.binary(BinaryKind::Or, pair, pair, e.add(s, 2 * h * C * 4), u32, C);
+  }
+  e.cast(dst, u16, tmp, u32, RoundMode::none, false, G * C / 2);
+}
+
+/// joinColumnPairs backwards: the 16-bit lanes at `src` split into
+/// block-rows of `s`.
+void splitColumnPairs(Emitter &e, Value s, Value src, Value tmp, int64_t G,
+                      int64_t C) {
+  Type u32 = IntegerType::get(e.b.getContext(), 32, IntegerType::Unsigned);
+  Type u16 = IntegerType::get(e.b.getContext(), 16, IntegerType::Unsigned);
+  auto u = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+  e.cast(tmp, u32, src, u16, RoundMode::none, false, G * C / 2);
+  for (int64_t h = 0; h < G / 2; ++h) {
+    Value pair = e.add(tmp, h * C * 4);
+    e.scalar(BinaryKind::And, e.add(s, 2 * h * C * 4), pair, u(0xFF), u32, C);
+    e.scalar(BinaryKind::shr, e.add(s, (2 * h + 1) * C * 4), pair, u(8), u32,
+             C);
+  }
+}
+
+/// Four block-rows' lanes of `s` as one word a column (in `words`, word-row
+/// w at lanes w * C; `tmp` C lanes), gathered into the burst slots of every
+/// 32-column group by `offsets` (emitColumnSlotOffsets).
+void gatherColumnSlots(Emitter &e, Value slots, Value words, Value s, Value tmp,
+                       Value offsets, int64_t G, int64_t C) {
+  Type u32 = IntegerType::get(e.b.getContext(), 32, IntegerType::Unsigned);
+  for (int64_t w = 0; w < G / 4; ++w) {
+    Value word = e.add(words, w * C * 4);
+    e.unary(UnaryKind::copy, word, e.add(s, 4 * w * C * 4), u32, C);
+    for (int64_t k = 1; k < 4; ++k) {
+      e.scalar(BinaryKind::shl, tmp, e.add(s, (4 * w + k) * C * 4),
+               IntegerAttr::get(u32, 8 * k), u32, C);
+      e.binary(BinaryKind::Or, word, word, tmp, u32, C);
+    }
+  }
+  int64_t groupLanes = G * 64;
+  for (int64_t g = 0; g < C / 32; ++g)
+    e.repeated(groupLanes, 64, 1, [&](int64_t off, Value r, IntegerAttr m) {
+      VGatherOp::create(e.b, e.loc, e.add(slots, g * G * 256 + off * 4),
+                        e.add(words, g * 32 * 4), e.add(offsets, off * 4), r,
+                        u32, m);
+    });
+}
+
+/// gatherColumnSlots backwards: each word-row gathered from the slots
+/// (`offsets`: emitColumnGatherOffsets) into `words`, then split into
+/// block-rows of `s`.
+void splitColumnSlots(Emitter &e, Value s, Value words, Value slots,
+                      Value offsets, int64_t G, int64_t C) {
+  Type u32 = IntegerType::get(e.b.getContext(), 32, IntegerType::Unsigned);
+  auto u = [&](int64_t v) { return IntegerAttr::get(u32, v); };
+  for (int64_t w = 0; w < G / 4; ++w) {
+    Value word = e.add(words, w * C * 4);
+    e.repeated(C, 64, 1, [&](int64_t off, Value r, IntegerAttr m) {
+      VGatherOp::create(e.b, e.loc, e.add(word, off * 4),
+                        e.add(slots, w * 1024), e.add(offsets, off * 4), r, u32,
+                        m);
+    });
+    for (int64_t k = 0; k < 4; ++k) {
+      Value row = e.add(s, (4 * w + k) * C * 4);
+      e.scalar(BinaryKind::shr, row, word, u(8 * k), u32, C);
+      e.scalar(BinaryKind::And, row, row, u(0xFF), u32, C);
     }
   }
 }
@@ -1324,7 +1483,6 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
         scalesGM = f.entry->getArgument(2);
   Type f32 = b.getF32Type();
   Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
-  Type u16 = IntegerType::get(ctx, 16, IntegerType::Unsigned);
   Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
   auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
 
@@ -1357,19 +1515,8 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   int64_t slotSize = C * G * 8, groupLanes = G * 64;
   Value slotBuf = p.swizzle ? e.buffer(depth * slotSize) : Value();
   Value slotOffsets = p.swizzle ? e.buffer(groupLanes * 4) : Value();
-  if (p.swizzle) {
-    auto u = [&](int64_t v) { return IntegerAttr::get(u32, v); };
-    e.repeated(groupLanes, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
-      VIndexOp::create(b, loc, e.add(slotOffsets, off * 4), r, u32,
-                       uint64_t(off));
-    });
-    e.scalar(BinaryKind::shr, slotOffsets, slotOffsets, u(3), u32, groupLanes);
-    e.scalar(BinaryKind::And, pBuf, slotOffsets, u(31), u32, groupLanes);
-    e.scalar(BinaryKind::shr, slotOffsets, slotOffsets, u(5), u32, groupLanes);
-    e.scalar(BinaryKind::mul, slotOffsets, slotOffsets, u(C), u32, groupLanes);
-    e.binary(BinaryKind::add, slotOffsets, slotOffsets, pBuf, u32, groupLanes);
-    e.scalar(BinaryKind::shl, slotOffsets, slotOffsets, u(2), u32, groupLanes);
-  }
+  if (p.swizzle)
+    emitColumnSlotOffsets(e, slotOffsets, pBuf, G, C);
 
   openTileLoop(e, f, p.tiles, p.cores, dbl);
   Value t = f.t, pp = f.pp;
@@ -1449,29 +1596,9 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   // interleaved byte by byte (s0 | s1 << 8 as 16-bit lanes).
   e.flag(false, Pipe::mte3, Pipe::v, pp);
   if (p.pairs) {
-    for (int64_t h = 0; h < G / 2; ++h) {
-      Value odd = e.add(sBuf, (2 * h + 1) * C * 4);
-      Value pair = e.add(t2Buf, h * C * 4);
-      e.scalar(BinaryKind::shl, pair, odd, u32v(8), u32, C);
-      e.binary(BinaryKind::Or, pair, pair, e.add(sBuf, 2 * h * C * 4), u32, C);
-    }
-    e.cast(scalesUB, u16, t2Buf, u32, RoundMode::none, false, NB / 2);
+    joinColumnPairs(e, scalesUB, sBuf, t2Buf, G, C);
   } else if (p.swizzle) {
-    for (int64_t w = 0; w < G / 4; ++w) {
-      Value word = e.add(t2Buf, w * C * 4);
-      e.unary(UnaryKind::copy, word, e.add(sBuf, 4 * w * C * 4), u32, C);
-      for (int64_t k = 1; k < 4; ++k) {
-        e.scalar(BinaryKind::shl, tBuf, e.add(sBuf, (4 * w + k) * C * 4),
-                 u32v(8 * k), u32, C);
-        e.binary(BinaryKind::Or, word, word, tBuf, u32, C);
-      }
-    }
-    for (int64_t g = 0; g < C / 32; ++g)
-      e.repeated(groupLanes, 64, 1, [&](int64_t off, Value r, IntegerAttr m) {
-        VGatherOp::create(b, loc, e.add(slotsUB, g * G * 256 + off * 4),
-                          e.add(t2Buf, g * 32 * 4), e.add(slotOffsets, off * 4),
-                          r, u32, m);
-      });
+    gatherColumnSlots(e, slotsUB, t2Buf, sBuf, tBuf, slotOffsets, G, C);
   } else {
     e.cast(scalesUB, u8, sBuf, u32, RoundMode::none, false, NB);
   }
@@ -2007,25 +2134,42 @@ LogicalResult planDequantizeColumns(func::FuncOp func, const Chip &chip,
   return success();
 }
 
+/// The function's one op when it is an OpT of the function's arguments, in
+/// order, whose results the function returns; null otherwise.
+template <typename OpT> OpT soleOp(func::FuncOp func) {
+  Block &body = func.getBody().front();
+  auto op = dyn_cast<OpT>(body.front());
+  auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
+  if (!op || !ret || &*std::next(body.begin()) != ret.getOperation() ||
+      !llvm::equal(op->getOperands(), func.getArguments()) ||
+      !llvm::equal(ret.getOperands(), op->getResults()))
+    return {};
+  return op;
+}
+
+/// Whether every operand and result of `op` has a static shape; a
+/// diagnostic if not.
+LogicalResult checkStaticShapes(func::FuncOp func, Operation *op) {
+  auto isStatic = [](Value v) {
+    return cast<RankedTensorType>(v.getType()).hasStaticShape();
+  };
+  if (llvm::all_of(op->getOperands(), isStatic) &&
+      llvm::all_of(op->getResults(), isStatic))
+    return success();
+  return fail(func, "needs static shapes (mxq-run specialises a function "
+                    "to its inputs' shapes before lowering it)");
+}
+
 LogicalResult planDequantize(func::FuncOp func, const Chip &chip,
                              const TilingOptions &options, DequantizePlan &p) {
-  Block &body = func.getBody().front();
-  auto op = dyn_cast<dialect::DequantizeOp>(body.front());
-  auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
-  if (!op || func.getNumArguments() != 2 ||
-      op.getCodes() != func.getArgument(0) ||
-      op.getScales() != func.getArgument(1) || !ret ||
-      ret.getNumOperands() != 1 || ret.getOperand(0) != op.getResult() ||
-      &*std::next(body.begin()) != ret.getOperation())
+  auto op = soleOp<dialect::DequantizeOp>(func);
+  if (!op)
     return fail(func, kOneOpMessage);
+  if (failed(checkStaticShapes(func, op)))
+    return failure();
   p.op = op;
   auto codes = cast<RankedTensorType>(op.getCodes().getType());
-  auto scales = cast<RankedTensorType>(op.getScales().getType());
   auto out = cast<RankedTensorType>(op.getResult().getType());
-  if (!codes.hasStaticShape() || !scales.hasStaticShape() ||
-      !out.hasStaticShape())
-    return fail(func, "needs static shapes (mxq-run specialises a function "
-                      "to its inputs' shapes before lowering it)");
   int64_t rank = codes.getRank(), axis = op.getAxis();
   p.columns = axis != rank - 1;
   for (int64_t d = 0; d < rank; ++d) {
@@ -2225,20 +2369,8 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   int64_t slotSize = T * nbr * 8;
   Value slotBuf = p.swizzle ? e.buffer(depth * slotSize) : Value();
   Value slotOffsets = p.swizzle ? e.buffer(nbr * 32) : Value();
-  if (p.swizzle) {
-    int64_t q = nbr / 4, lanes = nbr * 8;
-    auto u = [&](int64_t v) { return IntegerAttr::get(u32, v); };
-    e.repeated(lanes, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
-      VIndexOp::create(b, loc, e.add(slotOffsets, off * 4), r, u32,
-                       uint64_t(off));
-    });
-    e.scalar(BinaryKind::shr, wBuf, slotOffsets, u(llvm::Log2_64(q)), u32,
-             lanes);
-    e.scalar(BinaryKind::shl, wBuf, wBuf, u(5), u32, lanes);
-    e.scalar(BinaryKind::And, slotOffsets, slotOffsets, u(q - 1), u32, lanes);
-    e.scalar(BinaryKind::shl, slotOffsets, slotOffsets, u(10), u32, lanes);
-    e.binary(BinaryKind::add, slotOffsets, slotOffsets, wBuf, u32, lanes);
-  }
+  if (p.swizzle)
+    emitSlotGatherOffsets(e, slotOffsets, wBuf, nbr);
 
   openTileLoop(e, f, p.tiles, p.cores, dbl);
   Value t = f.t, pp = f.pp;
@@ -2297,17 +2429,8 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
                           e.add(slotOffsets, off * 4), r, u32, mask);
       });
     e.cast(sBuf, u32, scalesUB, u8, RoundMode::none, false, NB);
-  } else if (nbr % 32 == 0) {
-    e.cast(sBuf, u32, scalesUB, u8, RoundMode::none, false, NB);
   } else {
-    for (int64_t row0 = 0; row0 < T; row0 += chip.maxRepeat) {
-      int64_t n = std::min<int64_t>(chip.maxRepeat, T - row0);
-      VCastOp::create(b, loc, e.add(sBuf, row0 * nbr * 4),
-                      e.add(scalesUB, row0 * scalePitch), e.idx(n), u8, u32,
-                      RoundMode::none, false, b.getI64IntegerAttr(nbr),
-                      b.getDenseI64ArrayAttr({1, 1}),
-                      b.getDenseI64ArrayAttr({nbr * 4 / 32, scalePitch / 32}));
-    }
+    readScaleRows(e, sBuf, scalesUB, T, nbr, scalePitch);
   }
   e.flag(true, Pipe::v, Pipe::mte2, pp); // codes and scales consumed
 
@@ -2355,9 +2478,7 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
   Value codesGM = f.entry->getArgument(0), scalesGM = f.entry->getArgument(1),
         outGM = f.entry->getArgument(2);
   Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
-  Type u16 = IntegerType::get(ctx, 16, IntegerType::Unsigned);
   Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
-  auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
 
   const int64_t B = p.block, G = p.groups, R = G * B, C = p.tileCols;
   const int64_t N = R * C, NB = G * C, nb = ceilDiv(p.m, B);
@@ -2390,17 +2511,8 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
   int64_t slotSize = C * G * 8;
   Value slotBuf = p.swizzle ? e.buffer(depth * slotSize) : Value();
   Value slotOffsets = p.swizzle ? e.buffer(C * 4) : Value();
-  if (p.swizzle) {
-    e.repeated(C, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
-      VIndexOp::create(b, loc, e.add(slotOffsets, off * 4), r, u32,
-                       uint64_t(off));
-    });
-    e.scalar(BinaryKind::And, wBuf, slotOffsets, u32v(31), u32, C);
-    e.scalar(BinaryKind::shl, wBuf, wBuf, u32v(5), u32, C);
-    e.scalar(BinaryKind::shr, slotOffsets, slotOffsets, u32v(5), u32, C);
-    e.scalar(BinaryKind::mul, slotOffsets, slotOffsets, u32v(G * 256), u32, C);
-    e.binary(BinaryKind::add, slotOffsets, slotOffsets, wBuf, u32, C);
-  }
+  if (p.swizzle)
+    emitColumnGatherOffsets(e, slotOffsets, wBuf, G, C);
 
   openTileLoop(e, f, p.tiles, p.cores, dbl);
   Value t = f.t, pp = f.pp;
@@ -2457,28 +2569,9 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
   // column (pairs: each 16-bit lane s0 | s1 << 8 split into two rows).
   emitDecode(e, p, codesUB, qBuf, wBuf, laneMask, dBuf, N);
   if (p.swizzle) {
-    for (int64_t w = 0; w < G / 4; ++w) {
-      Value word = e.add(tBuf, w * C * 4);
-      e.repeated(C, 64, 1, [&](int64_t off, Value r, IntegerAttr m) {
-        VGatherOp::create(b, loc, e.add(word, off * 4),
-                          e.add(slotsUB, w * 1024), e.add(slotOffsets, off * 4),
-                          r, u32, m);
-      });
-      for (int64_t k = 0; k < 4; ++k) {
-        Value row = e.add(sBuf, (4 * w + k) * C * 4);
-        e.scalar(BinaryKind::shr, row, word, u32v(8 * k), u32, C);
-        e.scalar(BinaryKind::And, row, row, u32v(0xFF), u32, C);
-      }
-    }
+    splitColumnSlots(e, sBuf, tBuf, slotsUB, slotOffsets, G, C);
   } else if (p.pairs) {
-    e.cast(tBuf, u32, scalesUB, u16, RoundMode::none, false, NB / 2);
-    for (int64_t h = 0; h < G / 2; ++h) {
-      Value pair = e.add(tBuf, h * C * 4);
-      e.scalar(BinaryKind::And, e.add(sBuf, 2 * h * C * 4), pair, u32v(0xFF),
-               u32, C);
-      e.scalar(BinaryKind::shr, e.add(sBuf, (2 * h + 1) * C * 4), pair, u32v(8),
-               u32, C);
-    }
+    splitColumnPairs(e, sBuf, scalesUB, tBuf, G, C);
   } else {
     e.cast(sBuf, u32, scalesUB, u8, RoundMode::none, false, NB);
   }
@@ -3193,8 +3286,6 @@ struct ConvertMXQToVTilePass
   }
 };
 
-} // namespace
-
 //===----------------------------------------------------------------------===//
 // convert_scale_layout
 //
@@ -3259,23 +3350,13 @@ int64_t convertBytes(const ConvertPlan &p, int64_t t, int64_t c, bool dbl) {
 
 LogicalResult planConvert(func::FuncOp func, const Chip &chip,
                           const TilingOptions &options, ConvertPlan &p) {
-  Block &body = func.getBody().front();
-  auto op = dyn_cast<dialect::ConvertScaleLayoutOp>(body.front());
-  auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
-  if (!op || func.getNumArguments() != 2 ||
-      op.getScales() != func.getArgument(0) ||
-      op.getCodes() != func.getArgument(1) || !ret ||
-      ret.getNumOperands() != 1 || ret.getOperand(0) != op.getResult() ||
-      &*std::next(body.begin()) != ret.getOperation())
+  auto op = soleOp<dialect::ConvertScaleLayoutOp>(func);
+  if (!op)
     return fail(func, kOneOpMessage);
+  if (failed(checkStaticShapes(func, op)))
+    return failure();
   p.op = op;
   auto codes = cast<RankedTensorType>(op.getCodes().getType());
-  auto scales = cast<RankedTensorType>(op.getScales().getType());
-  auto out = cast<RankedTensorType>(op.getResult().getType());
-  if (!codes.hasStaticShape() || !scales.hasStaticShape() ||
-      !out.hasStaticShape())
-    return fail(func, "needs static shapes (mxq-run specialises a function "
-                      "to its inputs' shapes before lowering it)");
   int64_t rank = codes.getRank(), axis = op.getAxis();
   using Layout = dialect::ScaleLayout;
   Layout from = op.getFrom(), to = op.getTo();
@@ -3427,7 +3508,6 @@ void emitConvertColumns(func::FuncOp func, const Chip &chip,
   Emitter e{b, loc, chip};
   Value inGM = f.entry->getArgument(0), outGM = f.entry->getArgument(2);
   Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
-  Type u16 = IntegerType::get(ctx, 16, IntegerType::Unsigned);
   Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
   auto u = [&](int64_t v) { return IntegerAttr::get(u32, v); };
 
@@ -3445,18 +3525,8 @@ void emitConvertColumns(func::FuncOp func, const Chip &chip,
   const bool maskCols = p.fromSwizzle && p.toSwizzle && lastCols < C;
   Value inOffsets, colKeep, outOffsets;
   if (p.fromSwizzle) {
-    // emitDequantizeColumns' gather offsets: column c reads slot
-    // (c / 32) * G * 8 + c % 32 of a word-row.
     inOffsets = e.buffer(C * 4);
-    e.repeated(C, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
-      VIndexOp::create(b, loc, e.add(inOffsets, off * 4), r, u32,
-                       uint64_t(off));
-    });
-    e.scalar(BinaryKind::And, tBuf, inOffsets, u(31), u32, C);
-    e.scalar(BinaryKind::shl, tBuf, tBuf, u(5), u32, C);
-    e.scalar(BinaryKind::shr, inOffsets, inOffsets, u(5), u32, C);
-    e.scalar(BinaryKind::mul, inOffsets, inOffsets, u(G * 256), u32, C);
-    e.binary(BinaryKind::add, inOffsets, inOffsets, tBuf, u32, C);
+    emitColumnGatherOffsets(e, inOffsets, tBuf, G, C);
   }
   if (maskCols) {
     // All ones on the last slice's real columns of every block-row: column
@@ -3472,20 +3542,8 @@ void emitConvertColumns(func::FuncOp func, const Chip &chip,
     e.scalar(BinaryKind::mul, colKeep, colKeep, u(0xFFFFFFFF), u32, NB);
   }
   if (p.toSwizzle) {
-    // emitColumns' slot offsets: slot s of a 32-column group reads
-    // word-row s / 32 of its column s % 32.
-    int64_t groupLanes = G * 64;
-    outOffsets = e.buffer(groupLanes * 4);
-    e.repeated(groupLanes, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
-      VIndexOp::create(b, loc, e.add(outOffsets, off * 4), r, u32,
-                       uint64_t(off));
-    });
-    e.scalar(BinaryKind::shr, outOffsets, outOffsets, u(3), u32, groupLanes);
-    e.scalar(BinaryKind::And, tBuf, outOffsets, u(31), u32, groupLanes);
-    e.scalar(BinaryKind::shr, outOffsets, outOffsets, u(5), u32, groupLanes);
-    e.scalar(BinaryKind::mul, outOffsets, outOffsets, u(C), u32, groupLanes);
-    e.binary(BinaryKind::add, outOffsets, outOffsets, tBuf, u32, groupLanes);
-    e.scalar(BinaryKind::shl, outOffsets, outOffsets, u(2), u32, groupLanes);
+    outOffsets = e.buffer(G * 64 * 4);
+    emitColumnSlotOffsets(e, outOffsets, tBuf, G, C);
   }
   e.dup(inBuf, u(0), u32, depth * inSize / 4);
   e.dup(outBuf, u(0), u32, depth * outSize / 4);
@@ -3530,27 +3588,9 @@ void emitConvertColumns(func::FuncOp func, const Chip &chip,
 
   // One u32 lane a block (emitDequantizeColumns' widening).
   if (p.fromSwizzle) {
-    for (int64_t w = 0; w < G / 4; ++w) {
-      Value word = e.add(tBuf, w * C * 4);
-      e.repeated(C, 64, 1, [&](int64_t off, Value r, IntegerAttr m) {
-        VGatherOp::create(b, loc, e.add(word, off * 4), e.add(inUB, w * 1024),
-                          e.add(inOffsets, off * 4), r, u32, m);
-      });
-      for (int64_t k = 0; k < 4; ++k) {
-        Value row = e.add(sBuf, (4 * w + k) * C * 4);
-        e.scalar(BinaryKind::shr, row, word, u(8 * k), u32, C);
-        e.scalar(BinaryKind::And, row, row, u(0xFF), u32, C);
-      }
-    }
+    splitColumnSlots(e, sBuf, tBuf, inUB, inOffsets, G, C);
   } else if (p.fromPairs) {
-    e.cast(tBuf, u32, inUB, u16, RoundMode::none, false, NB / 2);
-    for (int64_t h = 0; h < G / 2; ++h) {
-      Value pair = e.add(tBuf, h * C * 4);
-      e.scalar(BinaryKind::And, e.add(sBuf, 2 * h * C * 4), pair, u(0xFF), u32,
-               C);
-      e.scalar(BinaryKind::shr, e.add(sBuf, (2 * h + 1) * C * 4), pair, u(8),
-               u32, C);
-    }
+    splitColumnPairs(e, sBuf, inUB, tBuf, G, C);
   } else {
     e.cast(sBuf, u32, inUB, u8, RoundMode::none, false, NB);
   }
@@ -3582,30 +3622,11 @@ void emitConvertColumns(func::FuncOp func, const Chip &chip,
   // The destination layout (emitColumns' writers).
   e.flag(false, Pipe::mte3, Pipe::v, pp);
   if (p.toPairs) {
-    for (int64_t h = 0; h < G / 2; ++h) {
-      Value pair = e.add(tBuf, h * C * 4);
-      e.scalar(BinaryKind::shl, pair, e.add(sBuf, (2 * h + 1) * C * 4), u(8),
-               u32, C);
-      e.binary(BinaryKind::Or, pair, pair, e.add(sBuf, 2 * h * C * 4), u32, C);
-    }
-    e.cast(outUB, u16, tBuf, u32, RoundMode::none, false, NB / 2);
+    joinColumnPairs(e, outUB, sBuf, tBuf, G, C);
   } else if (p.toSwizzle) {
-    for (int64_t w = 0; w < G / 4; ++w) {
-      Value word = e.add(tBuf, w * C * 4);
-      e.unary(UnaryKind::copy, word, e.add(sBuf, 4 * w * C * 4), u32, C);
-      for (int64_t k = 1; k < 4; ++k) {
-        Value shifted = e.add(sBuf, (4 * w + k) * C * 4);
-        e.scalar(BinaryKind::shl, shifted, shifted, u(8 * k), u32, C);
-        e.binary(BinaryKind::Or, word, word, shifted, u32, C);
-      }
-    }
-    int64_t groupLanes = G * 64;
-    for (int64_t g = 0; g < C / 32; ++g)
-      e.repeated(groupLanes, 64, 1, [&](int64_t off, Value r, IntegerAttr m) {
-        VGatherOp::create(b, loc, e.add(outUB, g * G * 256 + off * 4),
-                          e.add(tBuf, g * 32 * 4), e.add(outOffsets, off * 4),
-                          r, u32, m);
-      });
+    // The words in tBuf's first G / 4 word-rows, its next row the shifts.
+    gatherColumnSlots(e, outUB, tBuf, sBuf, e.add(tBuf, G / 4 * C * 4),
+                      outOffsets, G, C);
   } else {
     e.cast(outUB, u8, sBuf, u32, RoundMode::none, false, NB);
   }
@@ -3662,19 +3683,7 @@ void emitConvert(func::FuncOp func, const Chip &chip, const ConvertPlan &p,
     packedIn = e.buffer(lanes);
     inOffsets = e.buffer(nbr * 32);
     keep = e.buffer(lanes * 4);
-    // The gather offsets of the slots into packed rows (emitDequantize's):
-    // lane l of a group, q = nbr / 4 words a row, reads slot (l % q) * 32 +
-    // l / q.
-    int64_t q = nbr / 4, n = nbr * 8;
-    e.repeated(n, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
-      VIndexOp::create(b, loc, e.add(inOffsets, off * 4), r, u32,
-                       uint64_t(off));
-    });
-    e.scalar(BinaryKind::shr, sBuf, inOffsets, u(llvm::Log2_64(q)), u32, n);
-    e.scalar(BinaryKind::shl, sBuf, sBuf, u(5), u32, n);
-    e.scalar(BinaryKind::And, inOffsets, inOffsets, u(q - 1), u32, n);
-    e.scalar(BinaryKind::shl, inOffsets, inOffsets, u(10), u32, n);
-    e.binary(BinaryKind::add, inOffsets, inOffsets, sBuf, u32, n);
+    emitSlotGatherOffsets(e, inOffsets, sBuf, nbr);
     // The last slice's lanes of real blocks: all ones, the rest 0 (lane
     // j of a row: (j - lastBlocks) >> 31, times 2^32 - 1).
     e.repeated(lanes, 64, 1, [&](int64_t off, Value r, IntegerAttr) {
@@ -3765,17 +3774,8 @@ void emitConvert(func::FuncOp func, const Chip &chip, const ConvertPlan &p,
                  e.dup(e.add(sBuf, tail * nbr * 4), u(0), u32,
                        (T - tail) * nbr);
                });
-  } else if (nbr % 32 == 0) {
-    e.cast(sBuf, u32, inUB, u8, RoundMode::none, false, lanes);
   } else {
-    for (int64_t row0 = 0; row0 < T; row0 += chip.maxRepeat) {
-      int64_t n = std::min<int64_t>(chip.maxRepeat, T - row0);
-      VCastOp::create(b, loc, e.add(sBuf, row0 * nbr * 4),
-                      e.add(inUB, row0 * pitch), e.idx(n), u8, u32,
-                      RoundMode::none, false, b.getI64IntegerAttr(nbr),
-                      b.getDenseI64ArrayAttr({1, 1}),
-                      b.getDenseI64ArrayAttr({nbr * 4 / 32, pitch / 32}));
-    }
+    readScaleRows(e, sBuf, inUB, T, nbr, pitch);
   }
   e.dup(inUB, u(0), u32, inSize / 4);
   e.flag(true, Pipe::v, Pipe::mte2, pp); // the source tile consumed
@@ -3804,6 +3804,8 @@ void emitConvert(func::FuncOp func, const Chip &chip, const ConvertPlan &p,
   e.flag(true, Pipe::mte3, Pipe::v, pp);
   finishKernel(e, f);
 }
+
+} // namespace
 
 LogicalResult lowerFunctionToVTile(func::FuncOp func, const Chip &chip,
                                    const TilingOptions &options) {
