@@ -274,9 +274,12 @@ void storeCode(OpBuilder &b, Location l, const Packed &p, Value code,
     keep = arith::SelectOp::create(b, l, hasPartner, other, i8c(b, l, 0));
   }
   Value old = memref::LoadOp::create(b, l, p.bytes, byteAt);
-  Value byte =
-      arith::OrIOp::create(b, l, arith::AndIOp::create(b, l, old, keep),
-                           arith::ShLIOp::create(b, l, code, shift));
+  // One statement each: the order of ops built as arguments of one call
+  // would differ between compilers (GCC and Clang evaluate arguments in
+  // opposite orders), and with it the IR the tests read.
+  Value shifted = arith::ShLIOp::create(b, l, code, shift);
+  Value kept = arith::AndIOp::create(b, l, old, keep);
+  Value byte = arith::OrIOp::create(b, l, kept, shifted);
   memref::StoreOp::create(b, l, byte, p.bytes, byteAt);
 }
 
