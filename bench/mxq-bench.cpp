@@ -51,6 +51,10 @@ static cl::opt<int>
                cl::init(0));
 static cl::opt<int> repeat("repeat", cl::cat(category),
                            cl::desc("runs; the best is reported"), cl::init(5));
+static cl::opt<std::string>
+    only("only", cl::cat(category),
+         cl::desc("run only the kernels whose name contains this text"),
+         cl::init(""));
 
 namespace {
 using Clock = std::chrono::steady_clock;
@@ -151,6 +155,8 @@ int main(int argc, char **argv) {
                                "ratio", "all-core Gel/s", "speedup",
                                "AVX512 G/s", "vs AVX512");
   for (const Case &c : kCases) {
+    if (!StringRef(c.name).contains(only))
+      continue;
     bool bf16 = std::string(c.elt) == "bf16";
     mxq::RawTensor input;
     input.shape = {n, n};

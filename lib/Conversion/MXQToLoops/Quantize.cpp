@@ -15,6 +15,8 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
   /// Blocks handled per iteration when the blocks are contiguous (along the
   /// last axis): their scales are computed as one vector.
   static constexpr int64_t kGroup = 4;
+  // A group's scales are one vector write in every layout (see below).
+  static_assert(kGroup % 2 == 0 && ::mxq::kSwizzleTileCols % kGroup == 0);
 
   LogicalResult matchAndRewrite(dialect::QuantizeOp op,
                                 PatternRewriter &rw) const override {
@@ -42,25 +44,26 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
     Value pad = toSmallFloat(
         rw, loc, num::i32Const(rw, loc, rw.getI32Type(), ::mxq::kScalePad),
         scaleElt);
-    scales = linalg::FillOp::create(rw, loc, ValueRange{pad}, ValueRange{scales})
-                 .getResult(0);
+    scales =
+        linalg::FillOp::create(rw, loc, ValueRange{pad}, ValueRange{scales})
+            .getResult(0);
 
     SmallVector<Value> lbs, ubs, steps;
     blockLoopBounds(rw, loc, input, axis, block, lbs, ubs, steps);
     Value size = tensor::DimOp::create(rw, loc, input, axis);
     Value numBlocks = ubs[axis];
-    AffineMap map = AffineMap::get(rank, 0, rw.getAffineDimExpr(axis));
 
     // The codes and scale bytes (i32) of `group` consecutive blocks read as
     // one vector<group x block> at `at`.
     auto compute = [&](OpBuilder &b, Location l, ArrayRef<Value> at,
-                       int64_t group, bool inBounds, Value &scaleBytes) -> Value {
+                       int64_t group, bool inBounds,
+                       Value &scaleBytes) -> Value {
       // A block across rows reads lane by lane (see readAlongAxis).
       Value count;
       if (axis != rank - 1 && !inBounds)
         count = blockCount(b, l, size, at[axis], block);
-      Value v = readAlongAxis(b, l, input, at, axis, group * block, count,
-                              inBounds);
+      Value v =
+          readAlongAxis(b, l, input, at, axis, group * block, count, inBounds);
       Value x = toF32(b, l, v);
       if (group == 1) {
         Value amax = num::blockAmax(b, l, x);
@@ -94,8 +97,8 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
           .getResult();
     };
 
-    // A block longer than kUnrolledLanes, chunk by chunk: the amax (as the bits of
-    // |x|, combined with maxui like num::blockAmax) over every chunk, then
+    // A block longer than kUnrolledLanes, chunk by chunk: the amax (as the bits
+    // of |x|, combined with maxui like num::blockAmax) over every chunk, then
     // each chunk's codes. Returns the scale byte (vector<1xi32>) and the
     // codes tensor.
     auto chunked = [&](OpBuilder &b, Location l, ArrayRef<Value> at,
@@ -127,9 +130,9 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
                 Value bits = arith::BitcastOp::create(
                     cb, cl, cb.getI32Type(), num::blockAmax(cb, cl, x));
                 scf::YieldOp::create(
-                    cb, cl, ValueRange{arith::MaxUIOp::create(cb, cl, it[0],
-                                                              bits)
-                                           .getResult()});
+                    cb, cl,
+                    ValueRange{arith::MaxUIOp::create(cb, cl, it[0], bits)
+                                   .getResult()});
               })
               .getResult(0);
       Value amax = arith::BitcastOp::create(b, l, b.getF32Type(), amaxBits);
@@ -140,10 +143,10 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
               [&](OpBuilder &cb, Location cl, Value c, ValueRange it) {
                 SmallVector<Value> a = chunkAt(cb, cl, c);
                 Value x = readChunk(cb, cl, a);
-                Value r = vector::BroadcastOp::create(cb, cl, x.getType(),
-                                                      mult);
-                Value code = policies.encode(cb, cl, product(cb, cl, x, r),
-                                             native());
+                Value r =
+                    vector::BroadcastOp::create(cb, cl, x.getType(), mult);
+                Value code =
+                    policies.encode(cb, cl, product(cb, cl, x, r), native());
                 scf::YieldOp::create(
                     cb, cl,
                     ValueRange{writeCodes(cb, cl, code, it[0], a, axis,
@@ -200,13 +203,13 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
             return oneBlock(b, l, ivs, ivs[axis], iters[0], iters[1]);
           // kGroup whole blocks at once; otherwise (the end of the line)
           // block by block.
-          Value b0 = arith::MulIOp::create(b, l, ivs[axis],
-                                           indexConst(b, l, kGroup));
+          Value b0 =
+              arith::MulIOp::create(b, l, ivs[axis], indexConst(b, l, kGroup));
           Value k0 = arith::MulIOp::create(b, l, b0, indexConst(b, l, block));
-          Value end = arith::AddIOp::create(
-              b, l, k0, indexConst(b, l, kGroup * block));
-          Value whole = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule,
-                                              end, size);
+          Value end =
+              arith::AddIOp::create(b, l, k0, indexConst(b, l, kGroup * block));
+          Value whole =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule, end, size);
           auto ifOp = scf::IfOp::create(
               b, l, whole,
               [&](OpBuilder &tb, Location tl) {
@@ -214,28 +217,30 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
                 at[axis] = k0;
                 Value s;
                 Value code = compute(tb, tl, at, kGroup, true, s);
-                Value newCodes = writeCodes(tb, tl, code, iters[0], at, axis,
-                                            Value(), true);
-                Value newScales = iters[1];
-                if (layout == dialect::ScaleLayout::linear) {
-                  SmallVector<Value> sAt(ivs.begin(), ivs.end());
-                  sAt[axis] = b0;
-                  newScales = vector::TransferWriteOp::create(
-                                  tb, tl, toSmallFloat(tb, tl, s, scaleElt),
-                                  newScales, sAt, map, ArrayRef<bool>{true})
-                                  .getResult();
-                } else {
-                  for (int64_t g = 0; g < kGroup; ++g) {
-                    Value blk = arith::AddIOp::create(tb, tl, b0,
-                                                      indexConst(tb, tl, g));
-                    SmallVector<Value> sIdx =
-                        scaleIndex(tb, tl, ivs, axis, blk, numBlocks, layout);
-                    Value byte = vector::ExtractOp::create(tb, tl, s, g);
-                    newScales = tensor::InsertOp::create(
-                        tb, tl, toSmallFloat(tb, tl, byte, scaleElt),
-                        newScales, sIdx);
-                  }
+                Value newCodes =
+                    writeCodes(tb, tl, code, iters[0], at, axis, Value(), true);
+                // The group's kGroup scales lie together in every layout:
+                // consecutive bytes (linear), two whole pairs (pairs), or
+                // one 4-byte row of a 128 x 4 tile (swizzled, since b0 is a
+                // multiple of the tile's 4 columns). One vector write.
+                SmallVector<Value> sIdx =
+                    scaleIndex(tb, tl, ivs, axis, b0, numBlocks, layout);
+                int64_t sRank = sIdx.size();
+                Value sv = toSmallFloat(tb, tl, s, scaleElt);
+                AffineMap sMap =
+                    AffineMap::getMinorIdentityMap(sRank, 1, tb.getContext());
+                SmallVector<bool> sInBounds{true};
+                if (layout == dialect::ScaleLayout::pairs) {
+                  sv = vector::ShapeCastOp::create(
+                      tb, tl, VectorType::get({kGroup / 2, 2}, scaleElt), sv);
+                  sMap =
+                      AffineMap::getMinorIdentityMap(sRank, 2, tb.getContext());
+                  sInBounds.push_back(true);
                 }
+                Value newScales =
+                    vector::TransferWriteOp::create(tb, tl, sv, iters[1], sIdx,
+                                                    sMap, sInBounds)
+                        .getResult();
                 scf::YieldOp::create(tb, tl, ValueRange{newCodes, newScales});
               },
               [&](OpBuilder &eb, Location el) {
@@ -243,8 +248,8 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
                 Value count = arith::MinUIOp::create(
                     eb, el, left, indexConst(eb, el, kGroup));
                 auto loop = scf::ForOp::create(
-                    eb, el, indexConst(eb, el, 0), count,
-                    indexConst(eb, el, 1), ValueRange{iters[0], iters[1]},
+                    eb, el, indexConst(eb, el, 0), count, indexConst(eb, el, 1),
+                    ValueRange{iters[0], iters[1]},
                     [&](OpBuilder &lb, Location ll, Value g, ValueRange it) {
                       Value blk = arith::AddIOp::create(lb, ll, b0, g);
                       scf::YieldOp::create(

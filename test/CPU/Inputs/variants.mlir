@@ -48,3 +48,21 @@ func.func @roundtrip_e3m2(%x: tensor<?x?xf32>) -> (tensor<?x?xf6E3M2FN>, tensor<
   %y = mxq.dequantize %q, %s axis = 1 : tensor<?x?xf6E3M2FN>, tensor<?x?xf8E8M0FNU> -> tensor<?x?xf32>
   return %q, %s, %y : tensor<?x?xf6E3M2FN>, tensor<?x?xf8E8M0FNU>, tensor<?x?xf32>
 }
+// Last-axis groups of four whole blocks write their four scales as one
+// vector in every layout (Quantize.cpp); run on wide rows (grouped.test).
+func.func @grouped_e4m3_swizzle(%x: tensor<?x?xf32>) -> (tensor<?x?xf8E4M3FN>, tensor<?xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = rceil layout = swizzle_32_4_4 : tensor<?x?xf32> -> tensor<?x?xf8E4M3FN>, tensor<?xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf8E4M3FN>, tensor<?xf8E8M0FNU>
+}
+func.func @grouped_e4m3_swizzle_rank3(%x: tensor<2x?x?xbf16>) -> (tensor<2x?x?xf8E4M3FN>, tensor<2x?xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 2 scale = floor layout = swizzle_32_4_4 : tensor<2x?x?xbf16> -> tensor<2x?x?xf8E4M3FN>, tensor<2x?xf8E8M0FNU>
+  return %q, %s : tensor<2x?x?xf8E4M3FN>, tensor<2x?xf8E8M0FNU>
+}
+func.func @grouped_e2m1_pairs(%x: tensor<?x?xbf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = rceil inf = saturate layout = pairs : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>
+}
+func.func @grouped_e5m2_pairs_rank3(%x: tensor<2x?x?xf16>) -> (tensor<2x?x?xf8E5M2>, tensor<2x?x?x2xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 2 scale = ceil layout = pairs : tensor<2x?x?xf16> -> tensor<2x?x?xf8E5M2>, tensor<2x?x?x2xf8E8M0FNU>
+  return %q, %s : tensor<2x?x?xf8E5M2>, tensor<2x?x?x2xf8E8M0FNU>
+}
