@@ -56,7 +56,7 @@ void mxq::buildCPUPipeline(OpPassManager &pm,
   addMXQBufferizationPasses(pm);
   // Loops and vectors down to what the LLVM conversions take.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  pm.addPass(createForallToForLoopPass());
+  pm.addPass(cpu::createMXQForallToParallelFor());
   // Temporaries are freed (a tile's codes before their transpose, a copy of
   // a shared fill, a fused producer's buffer): without this a long-running
   // caller (Python, the fuzzers) grew with every call, as LeakSanitizer

@@ -1,7 +1,9 @@
 """Runs one function with --num-threads 1, 2, 3 and 0 (every core) on the CPU
 target and fails unless every run's results are byte-identical.
 
-usage: thread_counts.py MXQ_RUN WORKDIR FILE.mlir ENTRY INPUT.npy..."""
+usage: thread_counts.py MXQ_RUN WORKDIR FILE.mlir ENTRY INPUT.npy...
+
+MXQ_RUN_FLAGS adds flags to every run (e.g. "--tile-sizes=8,64")."""
 import filecmp
 import os
 import subprocess
@@ -14,6 +16,7 @@ for threads in (1, 2, 3, 0):
     out = os.path.join(work, f"{entry}.t{threads}")
     cmd = [mxq_run, mlir, "--entry", entry, "--output-dir", out,
            f"--num-threads={threads}"] + sum((["--input", i] for i in inputs), [])
+    cmd += os.environ.get("MXQ_RUN_FLAGS", "").split()
     subprocess.run(cmd, check=True)
     outs.append(out)
 names = sorted(os.listdir(outs[0]))

@@ -33,4 +33,23 @@ def MXQInlineAllocaScopes : Pass<"mxq-inline-alloca-scopes"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def MXQForallToParallelFor : Pass<"mxq-forall-to-parallel-for"> {
+  let summary = "scf.forall to scf.for loops marked parallel for the CPU";
+  let description = [{
+    Upstream's `scf-forall-to-for`, plus the `mxq.parallel` mark on the
+    loops it creates when their iterations write disjoint bytes, so that
+    `mxq-parallelize-loops` runs whole tiles on each thread (one OpenMP
+    work-sharing loop over tiles, instead of one parallel region per tile
+    around its block loops). A forall's iterations write disjoint elements
+    by its semantics; with sub-byte elements (FP4 codes, two per byte along
+    the last axis) they write disjoint bytes when no tile starts inside a
+    row: every subview of a sub-byte memref in the body starts at column 0.
+    Otherwise the loops are left unmarked (sequential).
+
+    Runs after bufferization (the forall has no results) and before buffer
+    deallocation, which leaves a forall body's allocations alone.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 #endif // MXQ_TARGET_CPU_PASSES_TD
