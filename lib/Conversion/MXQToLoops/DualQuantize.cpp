@@ -52,7 +52,8 @@ struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
     for (int64_t d = 0; d < rank; ++d) {
       Value size = tensor::DimOp::create(rw, loc, input, d);
       if (d >= rank - 2)
-        size = arith::CeilDivUIOp::create(rw, loc, size, indexConst(rw, loc, T));
+        size =
+            arith::CeilDivUIOp::create(rw, loc, size, indexConst(rw, loc, T));
       lbs.push_back(indexConst(rw, loc, 0));
       ubs.push_back(size);
       steps.push_back(indexConst(rw, loc, 1));
@@ -74,16 +75,32 @@ struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
           at[rank - 1] = j0;
           Value rows = blockCount(b, l, m, i0, T);
           Value cols = blockCount(b, l, k, j0, T);
-          // A whole tile is read and written unmasked; a ragged one masked.
-          auto emit = [&](OpBuilder &b, Location l,
-                          bool inBounds) -> SmallVector<Value> {
-          Value zero = arith::ConstantOp::create(
-              b, l, b.getFloatAttr(inType.getElementType(), 0.0));
+          // A whole tile is read and written unmasked; a ragged one masked,
+          // its missing elements read as 0 (they change no amax). The
+          // numerics between are emitted once for both: they are most of
+          // the code, and LLVM's code generation time grows with it.
+          Value whole = arith::AndIOp::create(
+              b, l,
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, rows,
+                                    indexConst(b, l, T)),
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, cols,
+                                    indexConst(b, l, T)));
           AffineMap minor2 =
               AffineMap::getMinorIdentityMap(rank, 2, b.getContext());
-          Value tile = vector::TransferReadOp::create(
-              b, l, tileIn, input, at, zero, minor2,
-              ArrayRef<bool>{inBounds, inBounds});
+          auto read = [&](OpBuilder &rb, Location rl, bool inBounds) {
+            Value zero = arith::ConstantOp::create(
+                rb, rl, rb.getFloatAttr(inType.getElementType(), 0.0));
+            Value tile = vector::TransferReadOp::create(
+                rb, rl, tileIn, input, at, zero, minor2,
+                ArrayRef<bool>{inBounds, inBounds});
+            scf::YieldOp::create(rb, rl, tile);
+          };
+          Value tile =
+              scf::IfOp::create(
+                  b, l, whole,
+                  [&](OpBuilder &tb, Location tl) { read(tb, tl, true); },
+                  [&](OpBuilder &eb, Location el) { read(eb, el, false); })
+                  .getResult(0);
           Value x = toF32(b, l, tile);
 
           // One orientation: amax over `dim`, scales, codes (the |x| bits
@@ -99,30 +116,6 @@ struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
             Value y = arith::MulFOp::create(b, l, x, r);
             return policies.encode(b, l, y, native());
           };
-          // The scales of `count` lines starting at `first`, at their
-          // swizzled offsets: static lanes (no dynamic vector indexing, which
-          // a GPU spills); in a ragged tile lanes past the end rewrite the
-          // last line's byte (see storeLanes).
-          auto storeScales = [&](Value scales, Value s, Value first,
-                                 Value count, int64_t rowDim, int64_t axis,
-                                 Value blk, Value numBlocks) {
-            storeLanes(
-                b, l, T, count, inBounds,
-                [&](int64_t lane) {
-                  return vector::ExtractOp::create(b, l, s, lane).getResult();
-                },
-                [&](Value offset, Value byte) {
-                  SmallVector<Value> pos(at);
-                  pos[rowDim] = arith::AddIOp::create(b, l, first, offset);
-                  SmallVector<Value> idx =
-                      scaleIndex(b, l, pos, axis, blk, numBlocks,
-                                 dialect::ScaleLayout::swizzle_32_4_4);
-                  scales = tensor::InsertOp::create(
-                      b, l, toSmallFloat(b, l, byte, scaleElt), scales, idx);
-                });
-            return scales;
-          };
-
           Value sRow, sCol;
           Value rowCodes = toSmallFloat(b, l, quantize(1, sRow), codeElt);
           Value colBytes = arith::TruncIOp::create(
@@ -131,37 +124,58 @@ struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
               b, l, VectorType::get({T, T}, codeElt),
               vector::TransposeOp::create(b, l, colBytes,
                                           ArrayRef<int64_t>{1, 0}));
-          Value c0 = vector::TransferWriteOp::create(
-                         b, l, rowCodes, iters[0], at, minor2,
-                         ArrayRef<bool>{inBounds, inBounds})
-                         .getResult();
-          SmallVector<Value> atT(at);
-          std::swap(atT[rank - 1], atT[rank - 2]);
-          Value c1 = vector::TransferWriteOp::create(
-                         b, l, colCodes, iters[2], atT, minor2,
-                         ArrayRef<bool>{inBounds, inBounds})
-                         .getResult();
-          Value s0 = storeScales(iters[1], sRow, i0, rows, rank - 2, rank - 1,
-                                 tj, rowBlocks);
-          Value s1 = storeScales(iters[3], sCol, j0, cols, rank - 1, rank - 2,
-                                 ti, colBlocks);
-          return {c0, s0, c1, s1};
+
+          auto write = [&](OpBuilder &b, Location l,
+                           bool inBounds) -> SmallVector<Value> {
+            // The scales of `count` lines starting at `first`, at their
+            // swizzled offsets: static lanes (no dynamic vector indexing,
+            // which a GPU spills); in a ragged tile lanes past the end
+            // rewrite the last line's byte (see storeLanes).
+            auto storeScales = [&](Value scales, Value s, Value first,
+                                   Value count, int64_t rowDim, int64_t axis,
+                                   Value blk, Value numBlocks) {
+              storeLanes(
+                  b, l, T, count, inBounds,
+                  [&](int64_t lane) {
+                    return vector::ExtractOp::create(b, l, s, lane).getResult();
+                  },
+                  [&](Value offset, Value byte) {
+                    SmallVector<Value> pos(at);
+                    pos[rowDim] = arith::AddIOp::create(b, l, first, offset);
+                    SmallVector<Value> idx =
+                        scaleIndex(b, l, pos, axis, blk, numBlocks,
+                                   dialect::ScaleLayout::swizzle_32_4_4);
+                    scales = tensor::InsertOp::create(
+                        b, l, toSmallFloat(b, l, byte, scaleElt), scales, idx);
+                  });
+              return scales;
+            };
+            Value c0 = vector::TransferWriteOp::create(
+                           b, l, rowCodes, iters[0], at, minor2,
+                           ArrayRef<bool>{inBounds, inBounds})
+                           .getResult();
+            SmallVector<Value> atT(at);
+            std::swap(atT[rank - 1], atT[rank - 2]);
+            Value c1 = vector::TransferWriteOp::create(
+                           b, l, colCodes, iters[2], atT, minor2,
+                           ArrayRef<bool>{inBounds, inBounds})
+                           .getResult();
+            Value s0 = storeScales(iters[1], sRow, i0, rows, rank - 2, rank - 1,
+                                   tj, rowBlocks);
+            Value s1 = storeScales(iters[3], sCol, j0, cols, rank - 1, rank - 2,
+                                   ti, colBlocks);
+            return {c0, s0, c1, s1};
           };
-          Value whole = arith::AndIOp::create(
-              b, l,
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, rows,
-                                    indexConst(b, l, T)),
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, cols,
-                                    indexConst(b, l, T)));
           auto ifOp = scf::IfOp::create(
               b, l, whole,
               [&](OpBuilder &tb, Location tl) {
-                scf::YieldOp::create(tb, tl, emit(tb, tl, true));
+                scf::YieldOp::create(tb, tl, write(tb, tl, true));
               },
               [&](OpBuilder &eb, Location el) {
-                scf::YieldOp::create(eb, el, emit(eb, el, false));
+                scf::YieldOp::create(eb, el, write(eb, el, false));
               });
-          return scf::ValueVector(ifOp.getResults().begin(), ifOp.getResults().end());
+          return scf::ValueVector(ifOp.getResults().begin(),
+                                  ifOp.getResults().end());
         });
     markParallel(nest);
     replaceWithResultTypes(rw, op, nest.results);
@@ -193,13 +207,12 @@ struct DualQuantizeLowering : NumericsPattern<dialect::DualQuantizeOp> {
     };
     auto rows = makeQuantize(rank - 1, op.getCodes0().getType(),
                              op.getScales0().getType());
-    auto cols =
-        makeQuantize(rank - 2, colCodesType, op.getScales1().getType());
+    auto cols = makeQuantize(rank - 2, colCodesType, op.getScales1().getType());
     ReifiedRankedShapedTypeDims dims;
     if (failed(resultSizes(op, rw, dims)))
       return failure();
-    Value init = tensor::EmptyOp::create(rw, loc, dims[2],
-                                         codes1Type.getElementType());
+    Value init =
+        tensor::EmptyOp::create(rw, loc, dims[2], codes1Type.getElementType());
     SmallVector<int64_t> perm;
     for (int64_t d = 0; d < rank; ++d)
       perm.push_back(d);
@@ -216,8 +229,9 @@ struct DualQuantizeLowering : NumericsPattern<dialect::DualQuantizeOp> {
         linalg::TransposeOp::create(rw, loc, colCodes, init, perm)
             .getResult()[0];
     transposed = tensor::CastOp::create(rw, loc, codes1Type, transposed);
-    replaceWithResultTypes(rw, op, {rows.getCodes(), rows.getScales(), transposed,
-                      cols.getScales()});
+    replaceWithResultTypes(
+        rw, op,
+        {rows.getCodes(), rows.getScales(), transposed, cols.getScales()});
     return success();
   }
 };

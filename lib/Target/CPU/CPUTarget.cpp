@@ -8,22 +8,22 @@
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
-#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
@@ -45,8 +45,7 @@ bool mxq::hasOpenMPRuntime(std::string &why) {
 #endif
 }
 
-void mxq::buildCPUPipeline(OpPassManager &pm,
-                           llvm::ArrayRef<int64_t> tileSizes,
+void mxq::buildCPUPipeline(OpPassManager &pm, llvm::ArrayRef<int64_t> tileSizes,
                            unsigned threads) {
   // The shared stages: tiling, then loops, vectors and exact numerics.
   MXQTileOptions tile;
@@ -144,11 +143,11 @@ public:
         "mxq-cpu-pipeline",
         "Lower mxq ops to LLVM for the host CPU: mxq-tile, "
         "convert-mxq-to-loops, eliminate-empty-tensors, one-shot-bufferize, "
-        "scf-forall-to-for, fold-memref-alias-ops, vector/memref/arith/math/"
+        "mxq-forall-to-parallel-for, fold-memref-alias-ops, "
+        "vector/memref/arith/math/"
         "func/cf/ub to LLVM, mxq-bf16-memory-as-i16 (see "
         "mxq::buildCPUPipeline)",
-        [](OpPassManager &pm, const CPUPipelineOptions &o,
-           std::string &error) {
+        [](OpPassManager &pm, const CPUPipelineOptions &o, std::string &error) {
           std::vector<int64_t> sizes(o.tileSizes.begin(), o.tileSizes.end());
           if (auto t = negativeTileSize(sizes)) {
             error = "a tile size cannot be negative, but one is " +
@@ -181,18 +180,17 @@ public:
     }
     return Target::checkOptions(rest, error);
   }
-  std::unique_ptr<mxq::Executable>
-  compile(ModuleOp module, const std::string &entry,
-          const mxq::TargetOptions &options,
-          std::string &error) const override {
+  std::unique_ptr<mxq::Executable> compile(ModuleOp module,
+                                           const std::string &entry,
+                                           const mxq::TargetOptions &options,
+                                           std::string &error) const override {
     if (!checkOptions(options, error))
       return nullptr;
     std::string why;
-    unsigned threads = mxq::hasOpenMPRuntime(why) ? unsigned(options.threads)
-                                                  : 1u;
-    return mxq::CPUExecutable::compile(module, entry, error,
-                                       options.tileSizes, threads,
-                                       options.cache);
+    unsigned threads =
+        mxq::hasOpenMPRuntime(why) ? unsigned(options.threads) : 1u;
+    return mxq::CPUExecutable::compile(module, entry, error, options.tileSizes,
+                                       threads, options.cache);
   }
 };
 
