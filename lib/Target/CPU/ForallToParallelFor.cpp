@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mxq/Conversion/Passes.h"
+#include "mxq/Support/ElementTypes.h"
 #include "mxq/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -19,15 +20,24 @@ using namespace mlir;
 
 namespace {
 
+/// Whether elements of `elt` share bytes in memory: packed two per byte along
+/// the last axis (FP4), by the one table of memory forms (ElementTypes.h).
+/// FP6 codes take a byte each.
+bool packedInMemory(Type elt) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  elt.print(os);
+  const ::mxq::ElementTypeInfo *info = ::mxq::elementTypeInfo(name);
+  return info && info->packed;
+}
+
 /// Whether the iterations of `forall` write disjoint bytes: every view of a
-/// sub-byte memref in its body starts at column 0 of the last dimension,
-/// where such elements are packed.
+/// packed memref in its body starts at column 0 of the last dimension, the
+/// one its elements are packed along.
 bool writesDisjointBytes(scf::ForallOp forall) {
   WalkResult r = forall.getBody()->walk([](memref::SubViewOp view) {
     MemRefType source = view.getSourceType();
-    Type elt = source.getElementType();
-    if (source.getRank() == 0 || !elt.isIntOrFloat() ||
-        elt.getIntOrFloatBitWidth() >= 8)
+    if (source.getRank() == 0 || !packedInMemory(source.getElementType()))
       return WalkResult::advance();
     std::optional<int64_t> offset =
         getConstantIntValue(view.getMixedOffsets().back());

@@ -50,6 +50,24 @@ func.func @fp4_columns(%m: memref<64x63xf4E2M1FN>, %c: f4E2M1FN) {
 
 // -----
 
+// FP6 codes take a byte each (mxq/Support/ElementTypes.h): tiles that start
+// inside a row still write disjoint bytes, the loops are parallel.
+// CHECK-LABEL: func.func @fp6_columns
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:           } {mxq.parallel}
+// CHECK:         } {mxq.parallel}
+func.func @fp6_columns(%m: memref<64x63xf6E2M3FN>, %c: f6E2M3FN) {
+  scf.forall (%i, %j) = (0, 0) to (64, 63) step (8, 3) {
+    %v = memref.subview %m[%i, %j] [8, 3] [1, 1] : memref<64x63xf6E2M3FN> to memref<8x3xf6E2M3FN, strided<[63, 1], offset: ?>>
+    %c0 = arith.constant 0 : index
+    memref.store %c, %v[%c0, %c0] : memref<8x3xf6E2M3FN, strided<[63, 1], offset: ?>>
+  }
+  return
+}
+
+// -----
+
 // A forall that still has results (before bufferization) is an error, not
 // a crash (upstream's conversion gives loops that do not verify).
 func.func @results(%t: tensor<64xf32>, %c: f32) -> tensor<64xf32> {

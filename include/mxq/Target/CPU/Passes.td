@@ -41,10 +41,11 @@ def MXQForallToParallelFor : Pass<"mxq-forall-to-parallel-for"> {
     `mxq-parallelize-loops` runs whole tiles on each thread (one OpenMP
     work-sharing loop over tiles, instead of one parallel region per tile
     around its block loops). A forall's iterations write disjoint elements
-    by its semantics; with sub-byte elements (FP4 codes, two per byte along
-    the last axis) they write disjoint bytes when no tile starts inside a
-    row: every subview of a sub-byte memref in the body starts at column 0.
-    Otherwise the loops are left unmarked (sequential).
+    by its semantics; with elements packed in memory (FP4 codes, two per
+    byte along the last axis: `packed` in mxq/Support/ElementTypes.h) they
+    write disjoint bytes when no tile starts inside a row: every subview of
+    a packed memref in the body starts at column 0. Otherwise the loops are
+    left unmarked (sequential). FP6 codes take a byte each.
 
     Runs after bufferization (the forall has no results) and before buffer
     deallocation, which leaves a forall body's allocations alone.
