@@ -11,6 +11,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -111,6 +112,34 @@ void initializeNativeTarget() {
   (void)initialized;
 }
 
+llvm::Error optimizeVectorizedModule(llvm::Module *module) {
+  // The scalar clean-up a module needs whose loops MLIR has already tiled,
+  // vectorized and unrolled: fold the descriptor and index arithmetic,
+  // share common values, hoist invariants out of the loops. LLVM's O3 adds
+  // its loop and SLP vectorizers and unrollers on top, which find nothing
+  // to vectorize here and cost 3-6x this pipeline's compile time
+  // (docs/Rationale.md, "LLVM pipeline of the CPU target").
+  static constexpr const char *kPipeline =
+      "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,"
+      "simplifycfg,loop-mssa(licm),gvn,instcombine<no-verify-fixpoint>,"
+      "simplifycfg)";
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb;
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm;
+  if (llvm::Error e = pb.parsePassPipeline(mpm, kPipeline))
+    return e;
+  mpm.run(*module, mam);
+  return llvm::Error::success();
+}
+
 std::unique_ptr<ExecutionEngine>
 jitCompile(ModuleOp module, unsigned optLevel,
            llvm::ArrayRef<llvm::StringRef> libs, std::string &error) {
@@ -120,7 +149,9 @@ jitCompile(ModuleOp module, unsigned optLevel,
   // ExecutionEngineOptions holds a function_ref: the transformer must
   // outlive ExecutionEngine::create.
   std::function<llvm::Error(llvm::Module *)> optimize =
-      makeOptimizingTransformer(optLevel, 0, nullptr);
+      optLevel == kVectorizedInput
+          ? optimizeVectorizedModule
+          : makeOptimizingTransformer(optLevel, 0, nullptr);
   ExecutionEngineOptions options;
   options.transformer = optimize;
   options.sharedLibPaths = libs;

@@ -314,6 +314,71 @@ Value unpackPairs(OpBuilder &b, Location l, Value bytes) {
   return vector::ShuffleOp::create(b, l, lo, hi, order);
 }
 
+/// Whether the index `v` is even on every path, as its definition shows: an
+/// even constant, a product with an even factor, a sum or difference of
+/// evens, a left shift, an affine map of evens with even coefficients, or a
+/// loop's induction variable with even bounds and step. A few levels deep;
+/// false where unsure (the caller then tests the column at run time).
+bool knownEven(Value v, unsigned depth = 0);
+
+bool knownEvenExpr(AffineExpr e, ValueRange dims, ValueRange syms,
+                   unsigned depth) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return c.getValue() % 2 == 0;
+  if (auto d = dyn_cast<AffineDimExpr>(e))
+    return knownEven(dims[d.getPosition()], depth);
+  if (auto s = dyn_cast<AffineSymbolExpr>(e))
+    return knownEven(syms[s.getPosition()], depth);
+  auto bin = cast<AffineBinaryOpExpr>(e);
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    return knownEvenExpr(bin.getLHS(), dims, syms, depth) &&
+           knownEvenExpr(bin.getRHS(), dims, syms, depth);
+  case AffineExprKind::Mul:
+    return knownEvenExpr(bin.getLHS(), dims, syms, depth) ||
+           knownEvenExpr(bin.getRHS(), dims, syms, depth);
+  default:
+    return false;
+  }
+}
+
+bool knownEven(Value v, unsigned depth) {
+  if (depth > 6)
+    return false;
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return *c % 2 == 0;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    // (During the conversion a block may be detached: no parent.)
+    Block *owner = arg.getOwner();
+    auto loop = owner ? dyn_cast_if_present<scf::ForOp>(owner->getParentOp())
+                      : scf::ForOp();
+    return loop && loop.getInductionVar() == arg &&
+           knownEven(loop.getLowerBound(), depth + 1) &&
+           knownEven(loop.getStep(), depth + 1);
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (auto mul = dyn_cast<arith::MulIOp>(def))
+    return knownEven(mul.getLhs(), depth + 1) ||
+           knownEven(mul.getRhs(), depth + 1);
+  if (isa<arith::AddIOp, arith::SubIOp>(def))
+    return knownEven(def->getOperand(0), depth + 1) &&
+           knownEven(def->getOperand(1), depth + 1);
+  if (auto shl = dyn_cast<arith::ShLIOp>(def)) {
+    std::optional<int64_t> by = getConstantIntValue(shl.getRhs());
+    return (by && *by >= 1) || knownEven(shl.getLhs(), depth + 1);
+  }
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
+    AffineMap map = apply.getAffineMap();
+    ValueRange operands = apply.getMapOperands();
+    return knownEvenExpr(map.getResult(0),
+                         operands.take_front(map.getNumDims()),
+                         operands.drop_front(map.getNumDims()), depth + 1);
+  }
+  return false;
+}
+
 /// A 1-d vector access to a packed memref along dimension `dim` at
 /// `indices`: (lanes, in-bounds flag).
 struct VectorAccess {
@@ -327,21 +392,27 @@ struct VectorAccess {
 /// codes), else the run-time condition (an even first column, and every lane
 /// inside the row where the access is not in bounds).
 Value wholeBytes(OpBuilder &b, Location l, const Packed &p, ValueRange indices,
-                 const VectorAccess &access) {
+                 const VectorAccess &access, bool evenColumn) {
   int64_t n = access.type.getNumElements();
   if (access.dim != int64_t(indices.size()) - 1 || n % 2 != 0)
     return Value();
   Value col = indices.back();
-  Value whole = arith::CmpIOp::create(
-      b, l, arith::CmpIPredicate::eq,
-      arith::AndIOp::create(b, l, col, idx(b, l, 1)), idx(b, l, 0));
+  // Where the column is even by construction (a block's first column), no
+  // code-by-code path is made for an odd one.
+  Value whole =
+      evenColumn
+          ? arith::ConstantIntOp::create(b, l, 1, 1).getResult()
+          : arith::CmpIOp::create(
+                b, l, arith::CmpIPredicate::eq,
+                arith::AndIOp::create(b, l, col, idx(b, l, 1)), idx(b, l, 0))
+                .getResult();
   if (access.inBounds)
     return whole;
-  return arith::AndIOp::create(
-      b, l, whole,
-      arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule,
-                            arith::AddIOp::create(b, l, col, idx(b, l, n)),
-                            p.sizes.back()));
+  Value fits = arith::CmpIOp::create(
+      b, l, arith::CmpIPredicate::ule,
+      arith::AddIOp::create(b, l, col, idx(b, l, n)), p.sizes.back());
+  return evenColumn ? fits
+                    : arith::AndIOp::create(b, l, whole, fits).getResult();
 }
 
 /// Writes `value` (vector<n x f4E2M1FN>) along `access.dim` from
@@ -349,40 +420,53 @@ Value wholeBytes(OpBuilder &b, Location l, const Packed &p, ValueRange indices,
 /// fill whole bytes, otherwise code by code (past the end only where in
 /// bounds).
 void writeVector(OpBuilder &b, Location l, const Packed &p, Value value,
-                 ValueRange indices, const VectorAccess &access) {
+                 ValueRange indices, const VectorAccess &access,
+                 bool evenColumn) {
   int64_t n = access.type.getNumElements();
-  int64_t rank = indices.size();
   Value codes = codeBytes(b, l, value);
+  // Code by code in a loop (not unrolled: this is the rare path, and n
+  // unrolled read-modify-writes cost every target compile time).
   auto byLanes = [&](OpBuilder &eb, Location el) {
-    for (int64_t k = 0; k < n; ++k) {
-      SmallVector<Value> at(indices);
-      at[access.dim] =
-          arith::AddIOp::create(eb, el, indices[access.dim], idx(eb, el, k));
-      Value code = vector::ExtractOp::create(eb, el, codes, k);
-      if (access.inBounds) {
-        storeCode(eb, el, p, code, at);
-        continue;
-      }
-      Value live = arith::CmpIOp::create(eb, el, arith::CmpIPredicate::ult,
-                                         at[access.dim], p.sizes[access.dim]);
-      auto guard = scf::IfOp::create(eb, el, live, /*withElse=*/false);
-      OpBuilder gb = guard.getThenBodyBuilder();
-      storeCode(gb, el, p, code, at);
+    Value start = indices[access.dim];
+    Value count = idx(eb, el, n);
+    if (!access.inBounds) {
+      // Lanes past the end of the axis are not written.
+      Value room = arith::SubIOp::create(
+          eb, el, arith::MaxUIOp::create(eb, el, p.sizes[access.dim], start),
+          start);
+      count = arith::MinUIOp::create(eb, el, room, count);
     }
+    scf::ForOp::create(
+        eb, el, idx(eb, el, 0), count, idx(eb, el, 1), ValueRange{},
+        [&](OpBuilder &lb, Location ll, Value k, ValueRange) {
+          SmallVector<Value> at(indices);
+          at[access.dim] = arith::AddIOp::create(lb, ll, start, k);
+          Value code = vector::ExtractOp::create(lb, ll, codes,
+                                                 ArrayRef<OpFoldResult>{k});
+          storeCode(lb, ll, p, code, at);
+          scf::YieldOp::create(lb, ll);
+        });
   };
-  Value whole = wholeBytes(b, l, p, indices, access);
+  Value whole = wholeBytes(b, l, p, indices, access, evenColumn);
   if (!whole) {
     byLanes(b, l);
+    return;
+  }
+  auto writeWhole = [&](OpBuilder &tb, Location tl) {
+    auto [byteAt, c] = p.locate(tb, tl, indices);
+    (void)c;
+    // A transfer, so that a target proves its alignment as any other.
+    vector::TransferWriteOp::create(tb, tl, packPairs(tb, tl, codes), p.bytes,
+                                    byteAt, ArrayRef<bool>{true});
+  };
+  if (matchPattern(whole, m_One())) {
+    writeWhole(b, l);
     return;
   }
   scf::IfOp::create(
       b, l, whole,
       [&](OpBuilder &tb, Location tl) {
-        auto [byteAt, c] = p.locate(tb, tl, indices);
-        (void)c;
-        // A transfer, so that a target proves its alignment as any other.
-        vector::TransferWriteOp::create(tb, tl, packPairs(tb, tl, codes),
-                                        p.bytes, byteAt, ArrayRef<bool>{true});
+        writeWhole(tb, tl);
         scf::YieldOp::create(tb, tl);
       },
       [&](OpBuilder &eb, Location el) {
@@ -394,57 +478,58 @@ void writeVector(OpBuilder &b, Location l, const Packed &p, Value value,
 /// Reads a vector<n x f4E2M1FN> along `access.dim` from `indices` (lanes
 /// past the end read as `pad` where not in bounds).
 Value readVector(OpBuilder &b, Location l, const Packed &p, ValueRange indices,
-                 const VectorAccess &access, Value pad) {
+                 const VectorAccess &access, Value pad, bool evenColumn) {
   int64_t n = access.type.getNumElements();
-  int64_t rank = indices.size();
   auto bytesType = VectorType::get({n}, b.getI8Type());
   Value padByte = pad ? codeBytes(b, l, pad) : i8c(b, l, 0);
+  // Code by code in a loop, as writeVector's; lanes past the end of the
+  // axis keep the padding.
   auto byLanes = [&](OpBuilder &eb, Location el) -> Value {
     Value v = vector::BroadcastOp::create(eb, el, bytesType, padByte);
-    for (int64_t k = 0; k < n; ++k) {
-      SmallVector<Value> at(indices);
-      at[access.dim] =
-          arith::AddIOp::create(eb, el, indices[access.dim], idx(eb, el, k));
-      auto laneBits = [&](OpBuilder &lb, Location ll) {
-        Value c = loadCode(lb, ll, p, at);
-        return arith::ExtUIOp::create(
-                   lb, ll, lb.getI8Type(),
-                   arith::BitcastOp::create(lb, ll, lb.getIntegerType(4), c))
-            .getResult();
-      };
-      if (access.inBounds) {
-        v = vector::InsertOp::create(eb, el, laneBits(eb, el), v, k);
-        continue;
-      }
-      Value live = arith::CmpIOp::create(eb, el, arith::CmpIPredicate::ult,
-                                         at[access.dim], p.sizes[access.dim]);
-      auto lane = scf::IfOp::create(
-          eb, el, live,
-          [&](OpBuilder &ib, Location il) {
-            scf::YieldOp::create(
-                ib, il,
-                vector::InsertOp::create(ib, il, laneBits(ib, il), v, k)
-                    .getResult());
-          },
-          [&](OpBuilder &ib, Location il) { scf::YieldOp::create(ib, il, v); });
-      v = lane.getResult(0);
+    Value start = indices[access.dim];
+    Value count = idx(eb, el, n);
+    if (!access.inBounds) {
+      Value room = arith::SubIOp::create(
+          eb, el, arith::MaxUIOp::create(eb, el, p.sizes[access.dim], start),
+          start);
+      count = arith::MinUIOp::create(eb, el, room, count);
     }
-    return v;
+    auto loop = scf::ForOp::create(
+        eb, el, idx(eb, el, 0), count, idx(eb, el, 1), ValueRange{v},
+        [&](OpBuilder &lb, Location ll, Value k, ValueRange acc) {
+          SmallVector<Value> at(indices);
+          at[access.dim] = arith::AddIOp::create(lb, ll, start, k);
+          Value c = loadCode(lb, ll, p, at);
+          Value bits = arith::ExtUIOp::create(
+              lb, ll, lb.getI8Type(),
+              arith::BitcastOp::create(lb, ll, lb.getIntegerType(4), c));
+          scf::YieldOp::create(
+              lb, ll,
+              vector::InsertOp::create(lb, ll, bits, acc[0],
+                                       ArrayRef<OpFoldResult>{k})
+                  .getResult());
+        });
+    return loop.getResult(0);
   };
   Value bits;
-  Value whole = wholeBytes(b, l, p, indices, access);
+  Value whole = wholeBytes(b, l, p, indices, access, evenColumn);
+  auto readWhole = [&](OpBuilder &tb, Location tl) {
+    auto [byteAt, c] = p.locate(tb, tl, indices);
+    (void)c;
+    Value packed = vector::TransferReadOp::create(
+        tb, tl, VectorType::get({n / 2}, tb.getI8Type()), p.bytes, byteAt,
+        i8c(tb, tl, 0), ArrayRef<bool>{true});
+    return unpackPairs(tb, tl, packed);
+  };
   if (!whole) {
     bits = byLanes(b, l);
+  } else if (matchPattern(whole, m_One())) {
+    bits = readWhole(b, l);
   } else {
     auto ifOp = scf::IfOp::create(
         b, l, whole,
         [&](OpBuilder &tb, Location tl) {
-          auto [byteAt, c] = p.locate(tb, tl, indices);
-          (void)c;
-          Value packed = vector::TransferReadOp::create(
-              tb, tl, VectorType::get({n / 2}, tb.getI8Type()), p.bytes, byteAt,
-              i8c(tb, tl, 0), ArrayRef<bool>{true});
-          scf::YieldOp::create(tb, tl, unpackPairs(tb, tl, packed));
+          scf::YieldOp::create(tb, tl, readWhole(tb, tl));
         },
         [&](OpBuilder &eb, Location el) {
           scf::YieldOp::create(eb, el, byLanes(eb, el));
@@ -524,7 +609,11 @@ Value paddingOf(vector::LoadOp::Adaptor) { return Value(); }
 /// A vector transfer, load or store of FP4 codes.
 template <typename AccessOp>
 struct PackVectorAccess : OpConversionPattern<AccessOp> {
-  using OpConversionPattern<AccessOp>::OpConversionPattern;
+  PackVectorAccess(const TypeConverter &converter, MLIRContext *ctx,
+                   const llvm::DenseSet<Operation *> *evenColumns)
+      : OpConversionPattern<AccessOp>(converter, ctx),
+        evenColumns(evenColumns) {}
+  const llvm::DenseSet<Operation *> *evenColumns;
   static constexpr bool kWrite =
       std::is_same_v<AccessOp, vector::TransferWriteOp> ||
       std::is_same_v<AccessOp, vector::StoreOp>;
@@ -537,12 +626,13 @@ struct PackVectorAccess : OpConversionPattern<AccessOp> {
       return rw.notifyMatchFailure(op, "not a 1-d unmasked access");
     Location l = op.getLoc();
     Packed p = packedOf(rw, l, a.getBase());
+    bool even = evenColumns && evenColumns->contains(op);
     if constexpr (kWrite) {
-      writeVector(rw, l, p, a.getValueToStore(), a.getIndices(), *access);
+      writeVector(rw, l, p, a.getValueToStore(), a.getIndices(), *access, even);
       rw.eraseOp(op);
     } else {
-      rw.replaceOp(op,
-                   readVector(rw, l, p, a.getIndices(), *access, paddingOf(a)));
+      rw.replaceOp(op, readVector(rw, l, p, a.getIndices(), *access,
+                                  paddingOf(a), even));
     }
     return success();
   }
@@ -787,7 +877,10 @@ struct MXQPackFP4Memory : ::mxq::impl::MXQPackFP4MemoryBase<MXQPackFP4Memory> {
     ::mxq::populatePackFP4MemoryTypeConversion(converter);
     RewritePatternSet patterns(ctx);
     ConversionTarget target(*ctx);
-    ::mxq::populatePackFP4MemoryPatterns(converter, patterns, target);
+    // Which accesses start on a byte, asked of the IR before it changes.
+    llvm::DenseSet<Operation *> even =
+        ::mxq::findEvenFP4Columns(getOperation());
+    ::mxq::populatePackFP4MemoryPatterns(converter, patterns, target, &even);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();
@@ -808,16 +901,45 @@ void ::mxq::populatePackFP4MemoryTypeConversion(TypeConverter &converter) {
   });
 }
 
-void ::mxq::populatePackFP4MemoryPatterns(const TypeConverter &converter,
-                                          RewritePatternSet &patterns,
-                                          ConversionTarget &target) {
+llvm::DenseSet<Operation *> mxq::findEvenFP4Columns(Operation *root) {
+  llvm::DenseSet<Operation *> even;
+  root->walk([&](Operation *op) {
+    Value base;
+    ValueRange indices;
+    if (auto r = dyn_cast<vector::TransferReadOp>(op)) {
+      base = r.getBase();
+      indices = r.getIndices();
+    } else if (auto w = dyn_cast<vector::TransferWriteOp>(op)) {
+      base = w.getBase();
+      indices = w.getIndices();
+    } else if (auto ld = dyn_cast<vector::LoadOp>(op)) {
+      base = ld.getBase();
+      indices = ld.getIndices();
+    } else if (auto st = dyn_cast<vector::StoreOp>(op)) {
+      base = st.getBase();
+      indices = st.getIndices();
+    } else {
+      return;
+    }
+    if (isFP4MemRef(base.getType()) && !indices.empty() &&
+        knownEven(indices.back()))
+      even.insert(op);
+  });
+  return even;
+}
+
+void ::mxq::populatePackFP4MemoryPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    ConversionTarget &target, const llvm::DenseSet<Operation *> *evenColumns) {
   MLIRContext *ctx = patterns.getContext();
   patterns
-      .add<PackLoad, PackStore, PackVectorAccess<vector::TransferReadOp>,
+      .add<PackVectorAccess<vector::TransferReadOp>,
            PackVectorAccess<vector::TransferWriteOp>,
-           PackVectorAccess<vector::LoadOp>, PackVectorAccess<vector::StoreOp>,
-           PackAlloc<memref::AllocOp>, PackAlloc<memref::AllocaOp>, PackCopy,
-           PackWholeView, PackPassThrough>(converter, ctx);
+           PackVectorAccess<vector::LoadOp>, PackVectorAccess<vector::StoreOp>>(
+          converter, ctx, evenColumns);
+  patterns.add<PackLoad, PackStore, PackAlloc<memref::AllocOp>,
+               PackAlloc<memref::AllocaOp>, PackCopy, PackWholeView,
+               PackPassThrough>(converter, ctx);
   scf::populateSCFStructuralTypeConversions(converter, patterns);
   populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                  converter);

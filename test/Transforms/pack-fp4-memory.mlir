@@ -58,8 +58,8 @@ func.func @alloc(%k: index) -> memref<4x?xf4E2M1FN> {
 // -----
 
 // Codes of a whole block along the last axis: one vector of packed bytes
-// (even lanes in the low nibbles) where they start on a byte; code by code
-// otherwise.
+// (even lanes in the low nibbles) where they start on a byte; code by code,
+// in a loop, otherwise.
 // CHECK-LABEL: func.func @transfer_write(
 // CHECK: %[[EVEN:.*]] = arith.cmpi eq
 // CHECK: scf.if %[[EVEN]] {
@@ -69,13 +69,81 @@ func.func @alloc(%k: index) -> memref<4x?xf4E2M1FN> {
 // CHECK:   %[[P:.*]] = arith.ori %[[LO]], %[[SH]] : vector<4xi8>
 // CHECK:   vector.transfer_write %[[P]], %{{.*}}[%{{.*}}, %{{.*}}] {in_bounds = [true]} : vector<4xi8>, memref<?x?xi8, strided<[?, 1]>>
 // CHECK: } else {
-// CHECK-COUNT-8: memref.store %{{.*}} : memref<?x?xi8, strided<[?, 1]>>
-// CHECK: }
+// CHECK:   scf.for %[[K:.*]] = %c0{{.*}} to %c8 step %c1{{.*}} {
+// CHECK:     vector.extract %{{.*}}[%[[K]]] : i8 from vector<8xi8>
+// CHECK:     memref.store %{{.*}} : memref<?x?xi8, strided<[?, 1]>>
+// CHECK-NOT: memref.store
+// CHECK: return
 func.func @transfer_write(%m: memref<?x?xf4E2M1FN>, %c: vector<8xi32>, %i: index, %j: index) {
   %t = arith.trunci %c : vector<8xi32> to vector<8xi4>
   %v = arith.bitcast %t : vector<8xi4> to vector<8xf4E2M1FN>
   vector.transfer_write %v, %m[%i, %j] {in_bounds = [true]} : vector<8xf4E2M1FN>, memref<?x?xf4E2M1FN>
   return
+}
+
+// -----
+
+// A column even by construction (a block's first column: a multiple of 2
+// through products, sums, shifts and affine maps) needs no run-time test
+// and no code-by-code path.
+// CHECK-LABEL: func.func @transfer_write_even(
+// CHECK-NOT: scf.if
+// CHECK-NOT: scf.for
+// CHECK: vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<4xi8>, memref<?x?xi8, strided<[?, 1]>>
+// CHECK: vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<4xi8>, memref<?x?xi8, strided<[?, 1]>>
+// CHECK-NOT: scf.if
+// CHECK: return
+func.func @transfer_write_even(%m: memref<?x?xf4E2M1FN>, %c: vector<8xi32>, %i: index, %b: index) {
+  %t = arith.trunci %c : vector<8xi32> to vector<8xi4>
+  %v = arith.bitcast %t : vector<8xi4> to vector<8xf4E2M1FN>
+  %c32 = arith.constant 32 : index
+  %c8 = arith.constant 8 : index
+  %j = arith.muli %b, %c32 : index
+  %j8 = arith.addi %j, %c8 : index
+  vector.transfer_write %v, %m[%i, %j8] {in_bounds = [true]} : vector<8xf4E2M1FN>, memref<?x?xf4E2M1FN>
+  %k = affine.apply affine_map<(d0)[s0] -> (d0 * 16 + s0 * 2)>(%b)[%i]
+  vector.transfer_write %v, %m[%i, %k] {in_bounds = [true]} : vector<8xf4E2M1FN>, memref<?x?xf4E2M1FN>
+  return
+}
+
+// -----
+
+// A column that may be odd (here one past an even one) keeps the run-time
+// test.
+// CHECK-LABEL: func.func @transfer_write_maybe_odd(
+// CHECK: scf.if
+// CHECK: scf.for
+func.func @transfer_write_maybe_odd(%m: memref<?x?xf4E2M1FN>, %c: vector<8xi32>, %i: index, %b: index) {
+  %t = arith.trunci %c : vector<8xi32> to vector<8xi4>
+  %v = arith.bitcast %t : vector<8xi4> to vector<8xf4E2M1FN>
+  %c32 = arith.constant 32 : index
+  %c1 = arith.constant 1 : index
+  %j = arith.muli %b, %c32 : index
+  %j1 = arith.addi %j, %c1 : index
+  vector.transfer_write %v, %m[%i, %j1] {in_bounds = [true]} : vector<8xf4E2M1FN>, memref<?x?xf4E2M1FN>
+  return
+}
+
+// -----
+
+// A ragged read past the end of a row: packed bytes where the whole vector
+// fits, otherwise the codes that exist, one by one, the rest padding.
+// CHECK-LABEL: func.func @transfer_read_ragged(
+// CHECK: %[[FITS:.*]] = arith.cmpi ule
+// CHECK: scf.if %[[FITS]] -> (vector<8xi8>) {
+// CHECK:   vector.transfer_read %{{.*}} {in_bounds = [true]} : memref<?x?xi8, strided<[?, 1]>>, vector<4xi8>
+// CHECK: } else {
+// CHECK:   %[[END:.*]] = arith.maxui
+// CHECK:   %[[ROOM:.*]] = arith.subi %[[END]]
+// CHECK:   %[[N:.*]] = arith.minui %[[ROOM]], %c8
+// CHECK:   scf.for %[[K:.*]] = %c0{{.*}} to %[[N]] step %c1{{.*}} iter_args
+// CHECK:     vector.insert %{{.*}}, %{{.*}} [%[[K]]] : i8 into vector<8xi8>
+func.func @transfer_read_ragged(%m: memref<?x?xf4E2M1FN>, %i: index, %b: index) -> vector<8xf4E2M1FN> {
+  %z = arith.constant 0.0 : f4E2M1FN
+  %c8 = arith.constant 8 : index
+  %j = arith.muli %b, %c8 : index
+  %v = vector.transfer_read %m[%i, %j], %z : memref<?x?xf4E2M1FN>, vector<8xf4E2M1FN>
+  return %v : vector<8xf4E2M1FN>
 }
 
 // -----

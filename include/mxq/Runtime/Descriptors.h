@@ -50,8 +50,18 @@ bool lowerModule(mlir::ModuleOp module,
 /// Initialises LLVM's native target (once).
 void initializeNativeTarget();
 
-/// JIT-compiles `module` (LLVM dialect) at `optLevel`, loading `libs`;
-/// null and a sentence in `error` on failure.
+/// The optLevel of jitCompile for modules that MLIR has vectorized: the
+/// short scalar clean-up pipeline of optimizeVectorizedModule instead of
+/// LLVM's O-levels.
+constexpr unsigned kVectorizedInput = ~0u;
+
+/// LLVM's scalar clean-up of a module whose loops MLIR has already
+/// vectorized and unrolled (the CPU target's kernels).
+llvm::Error optimizeVectorizedModule(llvm::Module *module);
+
+/// JIT-compiles `module` (LLVM dialect) at `optLevel` (0-3, or
+/// kVectorizedInput), loading `libs`; null and a sentence in `error` on
+/// failure.
 std::unique_ptr<mlir::ExecutionEngine>
 jitCompile(mlir::ModuleOp module, unsigned optLevel,
            llvm::ArrayRef<llvm::StringRef> libs, std::string &error);

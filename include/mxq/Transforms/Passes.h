@@ -11,6 +11,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mxq {
 
@@ -33,12 +34,21 @@ void addMXQBufferizationPasses(mlir::OpPassManager &pm);
 /// layout) to a memref of i8 of the same shape that holds the packed codes.
 void populatePackFP4MemoryTypeConversion(mlir::TypeConverter &converter);
 
+/// The vector accesses to FP4 buffers under `root` whose first column is
+/// even by construction (a block's first column), so that
+/// mxq-pack-fp4-memory moves their packed bytes without a run-time test.
+/// Asked of the IR before the conversion changes it.
+llvm::DenseSet<mlir::Operation *> findEvenFP4Columns(mlir::Operation *root);
+
 /// The patterns of mxq-pack-fp4-memory (loads, stores, vector transfers,
 /// allocations, copies, function signatures, calls and returns of FP4
-/// buffers) and the legality they establish in `target`.
-void populatePackFP4MemoryPatterns(const mlir::TypeConverter &converter,
-                                   mlir::RewritePatternSet &patterns,
-                                   mlir::ConversionTarget &target);
+/// buffers) and the legality they establish in `target`. `evenColumns`
+/// (findEvenFP4Columns, optional) names the accesses known to start on a
+/// byte; the others test their column at run time.
+void populatePackFP4MemoryPatterns(
+    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns,
+    mlir::ConversionTarget &target,
+    const llvm::DenseSet<mlir::Operation *> *evenColumns = nullptr);
 
 /// Patterns of mxq-materialize-scale-layout.
 void populateMaterializeScaleLayoutPatterns(mlir::RewritePatternSet &patterns);
