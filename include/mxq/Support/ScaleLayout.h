@@ -38,6 +38,10 @@ inline std::string shapeToString(const std::vector<int64_t> &shape) {
 constexpr int64_t kSwizzleTileRows = 128;
 constexpr int64_t kSwizzleTileCols = 4;
 constexpr int64_t kSwizzleTileBytes = 512;
+/// Inside a tile, rows r and r + 1 of one 32-row stripe are this many bytes
+/// apart (the (32, 4, 4) storage's outer stride).
+constexpr int64_t kSwizzleStripeRows = 32;
+constexpr int64_t kSwizzleRowBytes = 16;
 
 /// Bytes of one swizzled scale grid of R rows and C scale columns.
 inline int64_t swizzleBytes(int64_t rows, int64_t cols) {
@@ -50,8 +54,10 @@ inline int64_t swizzleBytes(int64_t rows, int64_t cols) {
 inline int64_t swizzleOffset(int64_t r, int64_t c, int64_t cols) {
   int64_t tilesPerBand = ceilDiv(cols, kSwizzleTileCols);
   int64_t tile = (r / kSwizzleTileRows) * tilesPerBand + c / kSwizzleTileCols;
-  return kSwizzleTileBytes * tile + (r % 32) * 16 + ((r % 128) / 32) * 4 +
-         (c % 4);
+  return kSwizzleTileBytes * tile +
+         (r % kSwizzleStripeRows) * kSwizzleRowBytes +
+         ((r % kSwizzleTileRows) / kSwizzleStripeRows) * kSwizzleTileCols +
+         (c % kSwizzleTileCols);
 }
 
 /// Computes the shape of the scales that `layout` gives for an input of

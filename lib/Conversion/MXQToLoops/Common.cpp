@@ -117,9 +117,14 @@ SmallVector<Value> scaleIndex(OpBuilder &b, Location loc, ValueRange ivs,
         b, loc, numBlocks, c(::mxq::kSwizzleTileCols));
     Value tile = add(mul(div(row, ::mxq::kSwizzleTileRows), tilesPerBand),
                      div(blk, ::mxq::kSwizzleTileCols));
-    Value offset = add(
-        add(mul(tile, c(::mxq::kSwizzleTileBytes)), mul(rem(row, 32), c(16))),
-        add(mul(div(rem(row, 128), 32), c(4)), rem(blk, 4)));
+    Value offset =
+        add(add(mul(tile, c(::mxq::kSwizzleTileBytes)),
+                mul(rem(row, ::mxq::kSwizzleStripeRows),
+                    c(::mxq::kSwizzleRowBytes))),
+            add(mul(div(rem(row, ::mxq::kSwizzleTileRows),
+                        ::mxq::kSwizzleStripeRows),
+                    c(::mxq::kSwizzleTileCols)),
+                rem(blk, ::mxq::kSwizzleTileCols)));
     SmallVector<Value> result(ivs.take_front(rank - 2));
     result.push_back(offset);
     return result;
@@ -251,7 +256,16 @@ Value writeCodes(OpBuilder &b, Location loc, Value codes, Value dest,
                                     into, pos)
         .getResult();
   };
-  if (lanes <= kUnrolledLanes) {
+  // A ragged block of FP4 codes along the last axis in a loop: each of its
+  // stores becomes a read-modify-write of a packed byte
+  // (mxq-pack-fp4-memory), whose 32 unrolled copies made two thirds of the
+  // FP4 kernel's code and compile time; the one ragged block of a row is
+  // not where the run time goes. Along another axis the lanes stay static:
+  // there the loop's dynamic lane index put a GPU kernel's codes in local
+  // memory (test/Target/NVVM/ptxas.test).
+  bool packedRagged =
+      !inBounds && isa<Float4E2M1FNType>(elt) && axis == rank - 1;
+  if (lanes <= kUnrolledLanes && !packedRagged) {
     Value t = dest;
     storeLanes(
         b, loc, lanes, count, inBounds,
@@ -441,7 +455,16 @@ Value writeAlongAxis(OpBuilder &b, Location l, Value v, Value dest,
       x = arith::BitcastOp::create(nb, nl, elt, x);
     return tensor::InsertOp::create(nb, nl, x, into, pos);
   };
-  if (lanes <= kUnrolledLanes) {
+  // A ragged block of FP4 codes along the last axis in a loop: each of its
+  // stores becomes a read-modify-write of a packed byte
+  // (mxq-pack-fp4-memory), whose 32 unrolled copies made two thirds of the
+  // FP4 kernel's code and compile time; the one ragged block of a row is
+  // not where the run time goes. Along another axis the lanes stay static:
+  // there the loop's dynamic lane index put a GPU kernel's codes in local
+  // memory (test/Target/NVVM/ptxas.test).
+  bool packedRagged =
+      !inBounds && isa<Float4E2M1FNType>(elt) && axis == rank - 1;
+  if (lanes <= kUnrolledLanes && !packedRagged) {
     Value t = dest;
     storeLanes(
         b, l, lanes, count, inBounds,

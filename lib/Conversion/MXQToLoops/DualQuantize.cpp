@@ -130,21 +130,32 @@ struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
             // The scales of `count` lines starting at `first`, at their
             // swizzled offsets: static lanes (no dynamic vector indexing,
             // which a GPU spills); in a ragged tile lanes past the end
-            // rewrite the last line's byte (see storeLanes).
+            // rewrite the last line's byte (see storeLanes). The tile's
+            // lines are one 32-row stripe of a swizzle tile (`first` is a
+            // multiple of T), so line k's scale lies kSwizzleRowBytes * k
+            // after line 0's: one offset computation, not one a line.
+            static_assert(T == ::mxq::kSwizzleStripeRows,
+                          "a dual tile's lines are one swizzle stripe");
             auto storeScales = [&](Value scales, Value s, Value first,
                                    Value count, int64_t rowDim, int64_t axis,
                                    Value blk, Value numBlocks) {
+              SmallVector<Value> pos(at);
+              pos[rowDim] = first;
+              SmallVector<Value> base =
+                  scaleIndex(b, l, pos, axis, blk, numBlocks,
+                             dialect::ScaleLayout::swizzle_32_4_4);
               storeLanes(
                   b, l, T, count, inBounds,
                   [&](int64_t lane) {
                     return vector::ExtractOp::create(b, l, s, lane).getResult();
                   },
                   [&](Value offset, Value byte) {
-                    SmallVector<Value> pos(at);
-                    pos[rowDim] = arith::AddIOp::create(b, l, first, offset);
-                    SmallVector<Value> idx =
-                        scaleIndex(b, l, pos, axis, blk, numBlocks,
-                                   dialect::ScaleLayout::swizzle_32_4_4);
+                    SmallVector<Value> idx(base);
+                    idx.back() = arith::AddIOp::create(
+                        b, l, base.back(),
+                        arith::MulIOp::create(
+                            b, l, offset,
+                            indexConst(b, l, ::mxq::kSwizzleRowBytes)));
                     scales = tensor::InsertOp::create(
                         b, l, toSmallFloat(b, l, byte, scaleElt), scales, idx);
                   });
