@@ -41,12 +41,18 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
       return failure();
     Value codes = tensor::EmptyOp::create(rw, loc, dims[0], codeElt);
     Value scales = tensor::EmptyOp::create(rw, loc, dims[1], scaleElt);
-    Value pad = toSmallFloat(
-        rw, loc, num::i32Const(rw, loc, rw.getI32Type(), ::mxq::kScalePad),
-        scaleElt);
-    scales =
-        linalg::FillOp::create(rw, loc, ValueRange{pad}, ValueRange{scales})
-            .getResult(0);
+    // Padding scale bytes (the second of an odd line's last pair, a swizzle
+    // tile's rows and columns past the data) hold kScalePad. The linear
+    // layout has none: every byte is a block's scale, written below, and a
+    // fill would only be written over (a byte loop over all the scales).
+    if (layout != dialect::ScaleLayout::linear) {
+      Value pad = toSmallFloat(
+          rw, loc, num::i32Const(rw, loc, rw.getI32Type(), ::mxq::kScalePad),
+          scaleElt);
+      scales =
+          linalg::FillOp::create(rw, loc, ValueRange{pad}, ValueRange{scales})
+              .getResult(0);
+    }
 
     SmallVector<Value> lbs, ubs, steps;
     blockLoopBounds(rw, loc, input, axis, block, lbs, ubs, steps);
