@@ -115,13 +115,16 @@ void initializeNativeTarget() {
 llvm::Error optimizeVectorizedModule(llvm::Module *module) {
   // The scalar clean-up a module needs whose loops MLIR has already tiled,
   // vectorized and unrolled: fold the descriptor and index arithmetic,
-  // share common values, hoist invariants out of the loops. LLVM's O3 adds
+  // share common values, hoist invariants out of the loops, and turn the
+  // byte loops that fill padded scales into memset (loop-idiom, on rotated
+  // loops: the dual 7% faster than without). LLVM's O3 adds
   // its loop and SLP vectorizers and unrollers on top, which find nothing
   // to vectorize here and cost 3-6x this pipeline's compile time
   // (docs/Rationale.md, "LLVM pipeline of the CPU target").
   static constexpr const char *kPipeline =
       "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,"
-      "simplifycfg,loop-mssa(licm),gvn,instcombine<no-verify-fixpoint>,"
+      "simplifycfg,loop-mssa(licm),loop(loop-rotate,loop-idiom),gvn,"
+      "instcombine<no-verify-fixpoint>,"
       "simplifycfg)";
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
