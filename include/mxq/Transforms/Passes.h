@@ -50,6 +50,10 @@ void populatePackFP4MemoryPatterns(
     mlir::ConversionTarget &target,
     const llvm::DenseSet<mlir::Operation *> *evenColumns = nullptr);
 
+/// Patterns of mxq-byte-sized-memory (LLVM-dialect loads and stores of
+/// sub-byte integers, FP6 codes, as bytes).
+void populateByteSizedMemoryPatterns(mlir::RewritePatternSet &patterns);
+
 /// Patterns of mxq-materialize-scale-layout.
 void populateMaterializeScaleLayoutPatterns(mlir::RewritePatternSet &patterns);
 

@@ -219,13 +219,15 @@ SmallVector<Value> loadLanes(OpBuilder &b, Location loc, int64_t lanes,
 
 /// Whether the codes of a block of `elt` along `axis` are one vector
 /// transfer: byte-sized codes always (masked where ragged); FP4 codes (two a
-/// byte in memory, mxq-pack-fp4-memory) along the last axis in a whole
-/// block; FP6 codes (one a byte, where LLVM would pack a vector of i6) never.
+/// byte in memory, mxq-pack-fp4-memory) and FP6 codes (one a byte: every
+/// target's pipeline stores a vector of i6 as bytes, mxq-byte-sized-memory)
+/// along the last axis in a whole block.
 static bool codesAsVector(Type elt, int64_t axis, int64_t rank,
                           bool inBounds) {
   if (elt.getIntOrFloatBitWidth() == 8)
     return true;
-  return isa<Float4E2M1FNType>(elt) && axis == rank - 1 && inBounds;
+  return isa<Float4E2M1FNType, Float6E2M3FNType, Float6E3M2FNType>(elt) &&
+         axis == rank - 1 && inBounds;
 }
 
 /// Writes the code vector `codes` (i32) of one block at `at` along `axis`:

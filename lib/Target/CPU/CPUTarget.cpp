@@ -109,6 +109,9 @@ void mxq::buildCPUPipeline(OpPassManager &pm, llvm::ArrayRef<int64_t> tileSizes,
   if (threads != 1)
     pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // FP6 codes are one a byte in memory, but LLVM packs a vector of i6:
+  // loads and stores of them as bytes (a block's codes one vector store).
+  pm.addPass(createMXQByteSizedMemory());
   // What the x86 backend would get wrong: scalar bf16 in registers.
   pm.addPass(cpu::createMXQBF16MemoryAsI16());
 }

@@ -99,7 +99,7 @@ void mxq::buildGPUPipeline(OpPassManager &pm,
   toLLVM.vectorTransposeLowering = vector::VectorTransposeLowering::Shuffle1D;
   kernels.addPass(createConvertVectorToLLVMPass(toLLVM));
   kernels.addPass(createConvertGpuOpsToNVVMOps());
-  kernels.addPass(nvvm::createMXQByteSizedMemory());
+  kernels.addPass(createMXQByteSizedMemory());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());

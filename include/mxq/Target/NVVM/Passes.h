@@ -33,8 +33,6 @@ void populateAlignVectorAccessesPatterns(mlir::RewritePatternSet &patterns,
 /// any other host access to a buffer.
 llvm::LogicalResult moveBuffersToDevice(mlir::func::FuncOp func);
 
-/// Patterns of mxq-byte-sized-memory.
-void populateByteSizedMemoryPatterns(mlir::RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "mxq/Target/NVVM/Passes.h.inc"

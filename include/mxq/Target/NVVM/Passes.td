@@ -89,19 +89,6 @@ def MXQAlignVectorAccesses
   let dependentDialects = ["::mlir::vector::VectorDialect"];
 }
 
-def MXQByteSizedMemory : Pass<"mxq-byte-sized-memory"> {
-  let summary = "Access sub-byte integers in memory as whole bytes";
-  let description = [{
-    On the LLVM dialect: rewrites `llvm.store` of an integer narrower than
-    a byte (FP4 and FP6 codes, which take one byte each in a memref) into a
-    zero-extended `i8` store, and `llvm.load` of one into an `i8` load and a
-    truncation. The bytes written are the same (the upper bits, which LLVM
-    leaves unspecified, become 0), and LLVM no longer folds the codes into
-    vectors of `i4`, which NVPTX legalises through local memory. The
-    patterns are available as `mxq::populateByteSizedMemoryPatterns`.
-  }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
-}
 
 def MXQGPUDeviceBuffers
     : Pass<"mxq-gpu-device-buffers", "::mlir::ModuleOp"> {

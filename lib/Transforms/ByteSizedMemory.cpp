@@ -1,20 +1,23 @@
 //===- ByteSizedMemory.cpp - sub-byte integers accessed as bytes ----------===//
 //
-// A memref of FP4 or FP6 codes keeps one code per byte (LLVM gives i4 and i6
-// an allocation size of one byte). Accessing those bytes as i8 writes the
-// same bytes and keeps LLVM from folding extracts of codes into vectors of
-// i4, which NVPTX legalises through local memory.
+// A memref of FP6 codes (and, before mxq-pack-fp4-memory, of FP4 codes)
+// keeps one code per byte (LLVM gives i4 and i6 an allocation size of one
+// byte, but packs a vector of them in memory). Accessing those bytes as i8
+// writes the same bytes: a vector of codes becomes one vector store of
+// bytes (the CPU target), and LLVM no longer folds extracts of codes into
+// vectors of i4, which NVPTX legalises through local memory (the GPU
+// target). Shared by both targets' pipelines.
 //
 //===----------------------------------------------------------------------===//
-#include "mxq/Target/NVVM/Passes.h"
+#include "mxq/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-namespace mxq::nvvm {
+namespace mxq {
 #define GEN_PASS_DEF_MXQBYTESIZEDMEMORY
-#include "mxq/Target/NVVM/Passes.h.inc"
-} // namespace mxq::nvvm
+#include "mxq/Transforms/Passes.h.inc"
+} // namespace mxq
 
 using namespace mlir;
 
@@ -107,10 +110,10 @@ struct WidenLoad : OpRewritePattern<LLVM::LoadOp> {
 };
 
 struct MXQByteSizedMemory
-    : ::mxq::nvvm::impl::MXQByteSizedMemoryBase<MXQByteSizedMemory> {
+    : ::mxq::impl::MXQByteSizedMemoryBase<MXQByteSizedMemory> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    ::mxq::nvvm::populateByteSizedMemoryPatterns(patterns);
+    ::mxq::populateByteSizedMemoryPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
@@ -118,6 +121,6 @@ struct MXQByteSizedMemory
 
 } // namespace
 
-void ::mxq::nvvm::populateByteSizedMemoryPatterns(RewritePatternSet &patterns) {
+void ::mxq::populateByteSizedMemoryPatterns(RewritePatternSet &patterns) {
   patterns.add<WidenStore, WidenLoad>(patterns.getContext());
 }
