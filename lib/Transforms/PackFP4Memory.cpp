@@ -415,6 +415,20 @@ Value wholeBytes(OpBuilder &b, Location l, const Packed &p, ValueRange indices,
                     : arith::AndIOp::create(b, l, whole, fits).getResult();
 }
 
+/// How many lanes of `access` from `start` lie inside the axis: all of them
+/// where the access is in bounds, otherwise min(n, size - start) (0 past the
+/// end).
+Value liveLanes(OpBuilder &b, Location l, const Packed &p, Value start,
+                const VectorAccess &access) {
+  Value n = idx(b, l, access.type.getNumElements());
+  if (access.inBounds)
+    return n;
+  Value size = p.sizes[access.dim];
+  Value room = arith::SubIOp::create(
+      b, l, arith::MaxUIOp::create(b, l, size, start), start);
+  return arith::MinUIOp::create(b, l, room, n);
+}
+
 /// Writes `value` (vector<n x f4E2M1FN>) along `access.dim` from
 /// `indices`: packed bytes where the codes start on a byte of a row and
 /// fill whole bytes, otherwise code by code (past the end only where in
@@ -422,20 +436,12 @@ Value wholeBytes(OpBuilder &b, Location l, const Packed &p, ValueRange indices,
 void writeVector(OpBuilder &b, Location l, const Packed &p, Value value,
                  ValueRange indices, const VectorAccess &access,
                  bool evenColumn) {
-  int64_t n = access.type.getNumElements();
   Value codes = codeBytes(b, l, value);
   // Code by code in a loop (not unrolled: this is the rare path, and n
   // unrolled read-modify-writes cost every target compile time).
   auto byLanes = [&](OpBuilder &eb, Location el) {
     Value start = indices[access.dim];
-    Value count = idx(eb, el, n);
-    if (!access.inBounds) {
-      // Lanes past the end of the axis are not written.
-      Value room = arith::SubIOp::create(
-          eb, el, arith::MaxUIOp::create(eb, el, p.sizes[access.dim], start),
-          start);
-      count = arith::MinUIOp::create(eb, el, room, count);
-    }
+    Value count = liveLanes(eb, el, p, start, access);
     scf::ForOp::create(
         eb, el, idx(eb, el, 0), count, idx(eb, el, 1), ValueRange{},
         [&](OpBuilder &lb, Location ll, Value k, ValueRange) {
@@ -487,13 +493,7 @@ Value readVector(OpBuilder &b, Location l, const Packed &p, ValueRange indices,
   auto byLanes = [&](OpBuilder &eb, Location el) -> Value {
     Value v = vector::BroadcastOp::create(eb, el, bytesType, padByte);
     Value start = indices[access.dim];
-    Value count = idx(eb, el, n);
-    if (!access.inBounds) {
-      Value room = arith::SubIOp::create(
-          eb, el, arith::MaxUIOp::create(eb, el, p.sizes[access.dim], start),
-          start);
-      count = arith::MinUIOp::create(eb, el, room, count);
-    }
+    Value count = liveLanes(eb, el, p, start, access);
     auto loop = scf::ForOp::create(
         eb, el, idx(eb, el, 0), count, idx(eb, el, 1), ValueRange{v},
         [&](OpBuilder &lb, Location ll, Value k, ValueRange acc) {
