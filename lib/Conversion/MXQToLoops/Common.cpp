@@ -457,16 +457,7 @@ Value writeAlongAxis(OpBuilder &b, Location l, Value v, Value dest,
       x = arith::BitcastOp::create(nb, nl, elt, x);
     return tensor::InsertOp::create(nb, nl, x, into, pos);
   };
-  // A ragged block of FP4 codes along the last axis in a loop: each of its
-  // stores becomes a read-modify-write of a packed byte
-  // (mxq-pack-fp4-memory), whose 32 unrolled copies made two thirds of the
-  // FP4 kernel's code and compile time; the one ragged block of a row is
-  // not where the run time goes. Along another axis the lanes stay static:
-  // there the loop's dynamic lane index put a GPU kernel's codes in local
-  // memory (test/Target/NVVM/ptxas.test).
-  bool packedRagged =
-      !inBounds && isa<Float4E2M1FNType>(elt) && axis == rank - 1;
-  if (lanes <= kUnrolledLanes && !packedRagged) {
+  if (lanes <= kUnrolledLanes) {
     Value t = dest;
     storeLanes(
         b, l, lanes, count, inBounds,

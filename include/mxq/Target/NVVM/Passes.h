@@ -33,7 +33,6 @@ void populateAlignVectorAccessesPatterns(mlir::RewritePatternSet &patterns,
 /// any other host access to a buffer.
 llvm::LogicalResult moveBuffersToDevice(mlir::func::FuncOp func);
 
-
 #define GEN_PASS_REGISTRATION
 #include "mxq/Target/NVVM/Passes.h.inc"
 

@@ -89,7 +89,6 @@ def MXQAlignVectorAccesses
   let dependentDialects = ["::mlir::vector::VectorDialect"];
 }
 
-
 def MXQGPUDeviceBuffers
     : Pass<"mxq-gpu-device-buffers", "::mlir::ModuleOp"> {
   let summary = "Allocate the buffers of host functions on the GPU";
@@ -104,7 +103,6 @@ def MXQGPUDeviceBuffers
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
-
 
 def MXQEmulateGPUKernels
     : Pass<"mxq-emulate-gpu-kernels", "::mlir::ModuleOp"> {
@@ -135,7 +133,6 @@ def MXQEmulateGPUKernels
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
-
 
 def MXQPrepareWorkgroupMemory
     : Pass<"mxq-prepare-workgroup-memory", "::mlir::gpu::GPUModuleOp"> {
