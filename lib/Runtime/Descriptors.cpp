@@ -146,15 +146,19 @@ llvm::Error optimizeVectorizedModule(llvm::Module *module) {
 std::unique_ptr<ExecutionEngine>
 jitCompile(ModuleOp module, unsigned optLevel,
            llvm::ArrayRef<llvm::StringRef> libs, std::string &error) {
+  return jitCompile(module, makeOptimizingTransformer(optLevel, 0, nullptr),
+                    libs, error);
+}
+
+std::unique_ptr<ExecutionEngine>
+jitCompile(ModuleOp module,
+           const std::function<llvm::Error(llvm::Module *)> &optimize,
+           llvm::ArrayRef<llvm::StringRef> libs, std::string &error) {
   initializeNativeTarget();
   registerBuiltinDialectTranslation(*module->getContext());
   registerLLVMDialectTranslation(*module->getContext());
-  // ExecutionEngineOptions holds a function_ref: the transformer must
-  // outlive ExecutionEngine::create.
-  std::function<llvm::Error(llvm::Module *)> optimize =
-      optLevel == kVectorizedInput
-          ? optimizeVectorizedModule
-          : makeOptimizingTransformer(optLevel, 0, nullptr);
+  // ExecutionEngineOptions holds a function_ref: `optimize` outlives
+  // ExecutionEngine::create.
   ExecutionEngineOptions options;
   options.transformer = optimize;
   options.sharedLibPaths = libs;

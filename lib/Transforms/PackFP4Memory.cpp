@@ -34,6 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mxq/Transforms/Passes.h"
+#include "mxq/Transforms/KnownMultiple.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Transforms/Transforms.h"
@@ -312,71 +313,6 @@ Value unpackPairs(OpBuilder &b, Location l, Value bytes) {
     order.push_back(n + i);
   }
   return vector::ShuffleOp::create(b, l, lo, hi, order);
-}
-
-/// Whether the index `v` is even on every path, as its definition shows: an
-/// even constant, a product with an even factor, a sum or difference of
-/// evens, a left shift, an affine map of evens with even coefficients, or a
-/// loop's induction variable with even bounds and step. A few levels deep;
-/// false where unsure (the caller then tests the column at run time).
-bool knownEven(Value v, unsigned depth = 0);
-
-bool knownEvenExpr(AffineExpr e, ValueRange dims, ValueRange syms,
-                   unsigned depth) {
-  if (auto c = dyn_cast<AffineConstantExpr>(e))
-    return c.getValue() % 2 == 0;
-  if (auto d = dyn_cast<AffineDimExpr>(e))
-    return knownEven(dims[d.getPosition()], depth);
-  if (auto s = dyn_cast<AffineSymbolExpr>(e))
-    return knownEven(syms[s.getPosition()], depth);
-  auto bin = cast<AffineBinaryOpExpr>(e);
-  switch (e.getKind()) {
-  case AffineExprKind::Add:
-    return knownEvenExpr(bin.getLHS(), dims, syms, depth) &&
-           knownEvenExpr(bin.getRHS(), dims, syms, depth);
-  case AffineExprKind::Mul:
-    return knownEvenExpr(bin.getLHS(), dims, syms, depth) ||
-           knownEvenExpr(bin.getRHS(), dims, syms, depth);
-  default:
-    return false;
-  }
-}
-
-bool knownEven(Value v, unsigned depth) {
-  if (depth > 6)
-    return false;
-  if (std::optional<int64_t> c = getConstantIntValue(v))
-    return *c % 2 == 0;
-  if (auto arg = dyn_cast<BlockArgument>(v)) {
-    // (During the conversion a block may be detached: no parent.)
-    Block *owner = arg.getOwner();
-    auto loop = owner ? dyn_cast_if_present<scf::ForOp>(owner->getParentOp())
-                      : scf::ForOp();
-    return loop && loop.getInductionVar() == arg &&
-           knownEven(loop.getLowerBound(), depth + 1) &&
-           knownEven(loop.getStep(), depth + 1);
-  }
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return false;
-  if (auto mul = dyn_cast<arith::MulIOp>(def))
-    return knownEven(mul.getLhs(), depth + 1) ||
-           knownEven(mul.getRhs(), depth + 1);
-  if (isa<arith::AddIOp, arith::SubIOp>(def))
-    return knownEven(def->getOperand(0), depth + 1) &&
-           knownEven(def->getOperand(1), depth + 1);
-  if (auto shl = dyn_cast<arith::ShLIOp>(def)) {
-    std::optional<int64_t> by = getConstantIntValue(shl.getRhs());
-    return (by && *by >= 1) || knownEven(shl.getLhs(), depth + 1);
-  }
-  if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
-    AffineMap map = apply.getAffineMap();
-    ValueRange operands = apply.getMapOperands();
-    return knownEvenExpr(map.getResult(0),
-                         operands.take_front(map.getNumDims()),
-                         operands.drop_front(map.getNumDims()), depth + 1);
-  }
-  return false;
 }
 
 /// A 1-d vector access to a packed memref along dimension `dim` at
@@ -921,8 +857,9 @@ llvm::DenseSet<Operation *> mxq::findEvenFP4Columns(Operation *root) {
     } else {
       return;
     }
+    // Even: a multiple of 2, or 0 (knownMultiple's answer for zero).
     if (isFP4MemRef(base.getType()) && !indices.empty() &&
-        knownEven(indices.back()))
+        knownMultiple(indices.back()) % 2 == 0)
       even.insert(op);
   });
   return even;

@@ -50,18 +50,19 @@ bool lowerModule(mlir::ModuleOp module,
 /// Initialises LLVM's native target (once).
 void initializeNativeTarget();
 
-/// The optLevel of jitCompile for modules that MLIR has vectorized: the
-/// short scalar clean-up pipeline of optimizeVectorizedModule instead of
-/// LLVM's O-levels.
-constexpr unsigned kVectorizedInput = ~0u;
-
 /// LLVM's scalar clean-up of a module whose loops MLIR has already
-/// vectorized and unrolled (the CPU target's kernels).
+/// vectorized and unrolled (the CPU target's kernels), instead of an
+/// O-level.
 llvm::Error optimizeVectorizedModule(llvm::Module *module);
 
-/// JIT-compiles `module` (LLVM dialect) at `optLevel` (0-3, or
-/// kVectorizedInput), loading `libs`; null and a sentence in `error` on
-/// failure.
+/// JIT-compiles `module` (LLVM dialect), optimising its LLVM IR with
+/// `optimize`, loading `libs`; null and a sentence in `error` on failure.
+std::unique_ptr<mlir::ExecutionEngine>
+jitCompile(mlir::ModuleOp module,
+           const std::function<llvm::Error(llvm::Module *)> &optimize,
+           llvm::ArrayRef<llvm::StringRef> libs, std::string &error);
+
+/// jitCompile at LLVM's O-level `optLevel` (0-3).
 std::unique_ptr<mlir::ExecutionEngine>
 jitCompile(mlir::ModuleOp module, unsigned optLevel,
            llvm::ArrayRef<llvm::StringRef> libs, std::string &error);

@@ -35,9 +35,9 @@ void addMXQBufferizationPasses(mlir::OpPassManager &pm);
 void populatePackFP4MemoryTypeConversion(mlir::TypeConverter &converter);
 
 /// The vector accesses to FP4 buffers under `root` whose first column is
-/// even by construction (a block's first column), so that
-/// mxq-pack-fp4-memory moves their packed bytes without a run-time test.
-/// Asked of the IR before the conversion changes it.
+/// even by construction (a block's first column; mxq::knownMultiple), so
+/// that mxq-pack-fp4-memory moves their packed bytes without a run-time
+/// test. Asked of the IR before the conversion changes it.
 llvm::DenseSet<mlir::Operation *> findEvenFP4Columns(mlir::Operation *root);
 
 /// The patterns of mxq-pack-fp4-memory (loads, stores, vector transfers,

@@ -163,7 +163,8 @@ CPUExecutable::compile(ModuleOp module, const std::string &entry,
   }
 #endif
   std::shared_ptr<ExecutionEngine> engine =
-      detail::jitCompile(module, detail::kVectorizedInput, libs, error);
+      detail::jitCompile(module, detail::optimizeVectorizedModule, libs,
+                         error);
   if (!engine)
     return nullptr;
   // The JIT generates machine code on the first lookup of a symbol: look the

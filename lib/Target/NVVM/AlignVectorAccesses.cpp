@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mxq/Target/NVVM/Passes.h"
+#include "mxq/Transforms/KnownMultiple.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -25,54 +26,6 @@ namespace mxq::nvvm {
 using namespace mlir;
 
 namespace {
-
-/// A number every value of `v` is a multiple of (0: `v` is 0). Looks through
-/// index arithmetic and loop induction variables, `depth` levels deep.
-uint64_t knownMultiple(Value v, int depth = 8) {
-  if (depth == 0)
-    return 1;
-  if (auto c = getConstantIntValue(v))
-    return static_cast<uint64_t>(*c < 0 ? -*c : *c);
-  auto gcd = [](uint64_t a, uint64_t b) { return std::gcd(a, b); };
-  if (auto arg = dyn_cast<BlockArgument>(v)) {
-    Operation *owner = arg.getOwner()->getParentOp();
-    if (auto loop = dyn_cast<scf::ForOp>(owner))
-      if (arg == loop.getInductionVar())
-        return gcd(knownMultiple(loop.getLowerBound(), depth - 1),
-                   knownMultiple(loop.getStep(), depth - 1));
-    if (auto loop = dyn_cast<scf::ParallelOp>(owner)) {
-      auto ivs = loop.getInductionVars();
-      for (unsigned i = 0; i < ivs.size(); ++i)
-        if (arg == ivs[i])
-          return gcd(knownMultiple(loop.getLowerBound()[i], depth - 1),
-                     knownMultiple(loop.getStep()[i], depth - 1));
-    }
-    return 1;
-  }
-  Operation *def = v.getDefiningOp();
-  if (auto mul = dyn_cast<arith::MulIOp>(def))
-    return knownMultiple(mul.getLhs(), depth - 1) *
-           knownMultiple(mul.getRhs(), depth - 1);
-  if (isa<arith::AddIOp, arith::SubIOp>(def))
-    return gcd(knownMultiple(def->getOperand(0), depth - 1),
-               knownMultiple(def->getOperand(1), depth - 1));
-  if (auto shl = dyn_cast<arith::ShLIOp>(def))
-    if (auto amount = getConstantIntValue(shl.getRhs()))
-      if (*amount >= 0 && *amount < 32)
-        return knownMultiple(shl.getLhs(), depth - 1) << *amount;
-  // A shift right by a constant (FP4's byte column, col >> 1) keeps what
-  // the shifted-out bits leave.
-  if (auto shr = dyn_cast<arith::ShRUIOp>(def))
-    if (auto amount = getConstantIntValue(shr.getRhs()))
-      if (*amount >= 0 && *amount < 32) {
-        uint64_t m = knownMultiple(shr.getLhs(), depth - 1);
-        uint64_t unit = uint64_t(1) << *amount;
-        return m != 0 && m % unit == 0 ? m / unit : (m == 0 ? 0 : 1);
-      }
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
-    return knownMultiple(def->getOperand(0), depth - 1);
-  return 1;
-}
 
 /// The attribute on a kernel launch whose buffers' dynamic strides are
 /// multiples of the base alignment (the launch is the checked version).
@@ -109,7 +62,7 @@ uint64_t provenAlignment(Value base, ValueRange indices, int64_t cap,
     return 0;
   uint64_t g = ShapedType::isDynamic(offset) ? 1 : offset * bytes;
   for (auto [index, stride] : llvm::zip(indices, strides)) {
-    uint64_t m = knownMultiple(index);
+    uint64_t m = ::mxq::knownMultiple(index);
     if (m == 0)
       continue;
     if (ShapedType::isDynamic(stride)) {
