@@ -361,30 +361,82 @@ Value blockAmax(OpBuilder &b, Location loc, Value x,
                                           bits);
     return arith::BitcastOp::create(b, loc, b.getF32Type(), m);
   }
-  // Rows of a [G, B] tile, B a power of two: a halving tree (the first
-  // half of every row's lanes against the second, B -> B/2 -> ... -> 1) of
-  // shuffles and maxes on the flat vector. The first halvings pick whole
-  // registers; the reduction LLVM makes of a vector.multi_reduction over
-  // the inner dimension transposes the tile lane by lane instead.
+  // Rows of a [G, B] tile, G and B powers of two: a tree over pieces no
+  // wider than kTreeLanes lanes (one 512-bit register of i32). Each row is
+  // halved (its first half against its second) down to kTreeLanes lanes;
+  // then neighbouring pieces merge, the first half of every row's lanes of
+  // both against the second halves (two rows of n lanes become one piece
+  // of two rows of n/2), until every row is one lane; the pieces, in row
+  // order, are the result. The same maxima as a halving tree on the flat
+  // tile, but no shuffle is wider than two registers: LLVM's code generator
+  // spent most of a kernel's compile time combining the flat tree's
+  // 128- to 1024-lane shuffles. Any kTreeLanes gives the same bits.
   if (type.getRank() == 2 && reduced.size() == 2 && !reduced[0] &&
       reduced[1] && llvm::isPowerOf2_64(type.getDimSize(1)) &&
-      type.getDimSize(0) > 1) {
+      llvm::isPowerOf2_64(type.getDimSize(0)) && type.getDimSize(0) > 1) {
+    constexpr int64_t kTreeLanes = 16;
     int64_t rows = type.getDimSize(0), len = type.getDimSize(1);
-    Value v = vector::ShapeCastOp::create(
-        b, loc, VectorType::get({rows * len}, b.getI32Type()), bits);
-    for (; len > 1; len /= 2) {
+    auto maxOf = [&](Value a, Value c, ArrayRef<int64_t> lo,
+                     ArrayRef<int64_t> hi) -> Value {
+      return arith::MaxUIOp::create(b, loc,
+                                    vector::ShuffleOp::create(b, loc, a, c, lo),
+                                    vector::ShuffleOp::create(b, loc, a, c, hi));
+    };
+    // Each piece holds `per` rows' `n` lanes each, row after row.
+    SmallVector<Value> pieces;
+    for (int64_t g = 0; g < rows; ++g)
+      pieces.push_back(vector::ExtractOp::create(b, loc, bits, g));
+    int64_t per = 1, n = len;
+    for (; n > kTreeLanes; n /= 2) {
       SmallVector<int64_t> lo, hi;
-      for (int64_t g = 0; g < rows; ++g)
-        for (int64_t j = 0; j < len / 2; ++j) {
-          lo.push_back(g * len + j);
-          hi.push_back(g * len + len / 2 + j);
-        }
-      v = arith::MaxUIOp::create(
-          b, loc, vector::ShuffleOp::create(b, loc, v, v, lo),
-          vector::ShuffleOp::create(b, loc, v, v, hi));
+      for (int64_t j = 0; j < n / 2; ++j) {
+        lo.push_back(j);
+        hi.push_back(n / 2 + j);
+      }
+      for (Value &p : pieces)
+        p = maxOf(p, p, lo, hi);
+    }
+    while (n > 1) {
+      if (pieces.size() > 1) {
+        // Merge neighbours: lanes of the second piece follow the first's
+        // (indices from per * n on).
+        SmallVector<int64_t> lo, hi;
+        for (int64_t half : {int64_t(0), per * n})
+          for (int64_t r = 0; r < per; ++r)
+            for (int64_t j = 0; j < n / 2; ++j) {
+              lo.push_back(half + r * n + j);
+              hi.push_back(half + r * n + n / 2 + j);
+            }
+        SmallVector<Value> merged;
+        for (size_t k = 0; k + 1 < pieces.size(); k += 2)
+          merged.push_back(maxOf(pieces[k], pieces[k + 1], lo, hi));
+        pieces = std::move(merged);
+        per *= 2;
+      } else {
+        SmallVector<int64_t> lo, hi;
+        for (int64_t r = 0; r < per; ++r)
+          for (int64_t j = 0; j < n / 2; ++j) {
+            lo.push_back(r * n + j);
+            hi.push_back(r * n + n / 2 + j);
+          }
+        pieces[0] = maxOf(pieces[0], pieces[0], lo, hi);
+      }
+      n /= 2;
+    }
+    // Concatenate the pieces (per rows each) in order.
+    while (pieces.size() > 1) {
+      SmallVector<int64_t> all;
+      for (int64_t j = 0; j < 2 * per; ++j)
+        all.push_back(j);
+      SmallVector<Value> joined;
+      for (size_t k = 0; k + 1 < pieces.size(); k += 2)
+        joined.push_back(
+            vector::ShuffleOp::create(b, loc, pieces[k], pieces[k + 1], all));
+      pieces = std::move(joined);
+      per *= 2;
     }
     return arith::BitcastOp::create(
-        b, loc, VectorType::get({rows}, b.getF32Type()), v);
+        b, loc, VectorType::get({rows}, b.getF32Type()), pieces[0]);
   }
   SmallVector<int64_t> kept;
   for (auto [d, r] : llvm::enumerate(reduced))

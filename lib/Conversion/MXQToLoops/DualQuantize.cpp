@@ -9,6 +9,52 @@
 namespace mxq::loops {
 namespace {
 
+/// The rows of the 2-D vector `v`.
+SmallVector<Value> rowsOf(OpBuilder &b, Location l, Value v) {
+  SmallVector<Value> rows;
+  for (int64_t i = 0, e = cast<VectorType>(v.getType()).getDimSize(0); i < e;
+       ++i)
+    rows.push_back(vector::ExtractOp::create(b, l, v, i));
+  return rows;
+}
+
+/// The 2-D vector of `type` whose rows are `rows`.
+Value fromRows(OpBuilder &b, Location l, VectorType type, ValueRange rows) {
+  Value v = arith::ConstantOp::create(b, l, type, b.getZeroAttr(type));
+  for (auto [i, row] : llvm::enumerate(rows))
+    v = vector::InsertOp::create(b, l, row, v, int64_t(i));
+  return v;
+}
+
+/// The transpose of the square [n, n] vector `v` (n a power of two) as
+/// log2(n) stages of shuffles of two rows each: stage h swaps, in every
+/// 2h x 2h block, the top-right h x h block with the bottom-left one (the
+/// stages commute; after all of them every element has crossed the
+/// diagonal). No shuffle is wider than two rows: vector.transpose becomes
+/// one shuffle of all n * n lanes, which LLVM's code generator took most of
+/// the dual kernel's compile time to combine.
+Value transposeByRows(OpBuilder &b, Location l, Value v) {
+  auto type = cast<VectorType>(v.getType());
+  int64_t n = type.getDimSize(0);
+  SmallVector<Value> rows = rowsOf(b, l, v);
+  for (int64_t h = n / 2; h >= 1; h /= 2) {
+    SmallVector<int64_t> top, bottom;
+    for (int64_t c = 0; c < n; ++c) {
+      bool left = c % (2 * h) < h;
+      top.push_back(left ? c : n + c - h);
+      bottom.push_back(left ? c + h : n + c);
+    }
+    for (int64_t r = 0; r < n; ++r) {
+      if (r % (2 * h) >= h)
+        continue;
+      Value a = rows[r], c = rows[r + h];
+      rows[r] = vector::ShuffleOp::create(b, l, a, c, top);
+      rows[r + h] = vector::ShuffleOp::create(b, l, a, c, bottom);
+    }
+  }
+  return fromRows(b, l, type, rows);
+}
+
 /// dual_quantize with byte-sized codes, reading the input once: each 32 x 32
 /// tile is one 2-D vector; its rows are the row-wise blocks, its columns the
 /// column-wise blocks (reduced across the other dimension, so no transpose of
@@ -110,9 +156,17 @@ struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
             Value mult;
             std::tie(s, mult) =
                 policies.scaleAndMultiplier(b, l, amax, native());
-            Value r = vector::BroadcastOp::create(b, l, x.getType(), mult);
-            if (dim == 1) // row scales: r[i][j] = scale of row i
-              r = vector::TransposeOp::create(b, l, r, ArrayRef<int64_t>{1, 0});
+            Value r;
+            if (dim == 0) {
+              r = vector::BroadcastOp::create(b, l, x.getType(), mult);
+            } else { // row scales: r[i][j] = scale of row i, a splat a row
+              auto rowType = VectorType::get({T}, b.getF32Type());
+              SmallVector<Value> splats;
+              for (int64_t i = 0; i < T; ++i)
+                splats.push_back(vector::BroadcastOp::create(
+                    b, l, rowType, vector::ExtractOp::create(b, l, mult, i)));
+              r = fromRows(b, l, cast<VectorType>(x.getType()), splats);
+            }
             Value y = arith::MulFOp::create(b, l, x, r);
             return policies.encode(b, l, y, native());
           };
@@ -122,18 +176,17 @@ struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
               b, l, VectorType::get({T, T}, b.getI8Type()), quantize(0, sCol));
           Value colCodes = arith::BitcastOp::create(
               b, l, VectorType::get({T, T}, codeElt),
-              vector::TransposeOp::create(b, l, colBytes,
-                                          ArrayRef<int64_t>{1, 0}));
+              transposeByRows(b, l, colBytes));
 
           auto write = [&](OpBuilder &b, Location l,
                            bool inBounds) -> SmallVector<Value> {
             // The scales of `count` lines starting at `first`, at their
-            // swizzled offsets: static lanes (no dynamic vector indexing,
-            // which a GPU spills); in a ragged tile lanes past the end
-            // rewrite the last line's byte (see storeLanes). The tile's
-            // lines are one 32-row stripe of a swizzle tile (`first` is a
-            // multiple of T), so line k's scale lies kSwizzleRowBytes * k
-            // after line 0's: one offset computation, not one a line.
+            // swizzled offsets: the tile's lines are one 32-row stripe of a
+            // swizzle tile (`first` is a multiple of T), so line k's scale
+            // lies kSwizzleRowBytes * k after line 0's. One vector.scatter
+            // (masked to `count` lines in a ragged tile) rather than T
+            // tensor.inserts, whose chains bufferization analyses in time
+            // that grows with their length (a third of the MLIR pipeline).
             static_assert(T == ::mxq::kSwizzleStripeRows,
                           "a dual tile's lines are one swizzle stripe");
             auto storeScales = [&](Value scales, Value s, Value first,
@@ -144,22 +197,26 @@ struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
               SmallVector<Value> base =
                   scaleIndex(b, l, pos, axis, blk, numBlocks,
                              dialect::ScaleLayout::swizzle_32_4_4);
-              storeLanes(
-                  b, l, T, count, inBounds,
-                  [&](int64_t lane) {
-                    return vector::ExtractOp::create(b, l, s, lane).getResult();
-                  },
-                  [&](Value offset, Value byte) {
-                    SmallVector<Value> idx(base);
-                    idx.back() = arith::AddIOp::create(
-                        b, l, base.back(),
-                        arith::MulIOp::create(
-                            b, l, offset,
-                            indexConst(b, l, ::mxq::kSwizzleRowBytes)));
-                    scales = tensor::InsertOp::create(
-                        b, l, toSmallFloat(b, l, byte, scaleElt), scales, idx);
-                  });
-              return scales;
+              SmallVector<int32_t> offsets;
+              for (int64_t k = 0; k < T; ++k)
+                offsets.push_back(int32_t(k * ::mxq::kSwizzleRowBytes));
+              auto offsetType = VectorType::get({T}, b.getI32Type());
+              Value lines = arith::ConstantOp::create(
+                  b, l, offsetType, DenseElementsAttr::get(offsetType,
+                                                           ArrayRef(offsets)));
+              auto maskType = VectorType::get({T}, b.getI1Type());
+              Value mask =
+                  inBounds ? arith::ConstantOp::create(
+                                 b, l, maskType,
+                                 DenseElementsAttr::get(maskType, true))
+                                 .getResult()
+                           : vector::CreateMaskOp::create(b, l, maskType,
+                                                          ValueRange{count})
+                                 .getResult();
+              return vector::ScatterOp::create(
+                         b, l, scales.getType(), scales, base, lines, mask,
+                         toSmallFloat(b, l, s, scaleElt))
+                  .getResult();
             };
             Value c0 = vector::TransferWriteOp::create(
                            b, l, rowCodes, iters[0], at, minor2,

@@ -17,9 +17,14 @@
 // CHECK: vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<?x?xbf16>, vector<128xbf16>
 // CHECK: arith.bitcast {{.*}} : vector<128xbf16> to vector<128xi16>
 // CHECK: arith.shli
-// Each block's amax by halving: lanes 0-15 against 16-31, ... down to one.
-// CHECK: vector.shuffle {{.*}} : vector<128xi32>, vector<128xi32>
-// CHECK: arith.maxui {{.*}} : vector<64xi32>
+// Each block's amax by a tree of register-wide pieces: every block halved
+// to 16 lanes, then neighbours merged (half of each row's lanes against the
+// other half), down to one lane a block; no shuffle wider than 32 lanes.
+// CHECK-NOT: vector<128xi32>, vector<128xi32>
+// CHECK: vector.shuffle {{.*}} : vector<32xi32>, vector<32xi32>
+// CHECK: arith.maxui {{.*}} : vector<16xi32>
+// CHECK: vector.shuffle {{.*}} : vector<16xi32>, vector<16xi32>
+// CHECK-NOT: vector<128xi32>, vector<128xi32>
 // CHECK: arith.maxui {{.*}} : vector<4xi32>
 // CHECK: arith.mulf {{.*}} : vector<4x32xf32>
 // CHECK: arith.bitcast {{.*}} : vector<128xi8> to vector<128xf8E4M3FN>
@@ -69,6 +74,34 @@ func.func @quantize_fp4_axis0(%x: tensor<?x?xf32>) -> (tensor<?x?xf4E2M1FN>, ten
 func.func @swizzle(%x: tensor<?x?xf32>) -> (tensor<?x?xf8E4M3FN>, tensor<?xf8E8M0FNU>) {
   %q, %s = mxq.quantize %x axis = 1 scale = rceil layout = swizzle_32_4_4 : tensor<?x?xf32> -> tensor<?x?xf8E4M3FN>, tensor<?xf8E8M0FNU>
   return %q, %s : tensor<?x?xf8E4M3FN>, tensor<?xf8E8M0FNU>
+}
+
+// A dual tile (32 x 32, read once) stays in pieces LLVM compiles quickly:
+// the row amax is a tree of 16-lane pieces, the column codes cross the
+// diagonal in five stages of two-row shuffles (32 shuffle pairs each,
+// never a vector.transpose of all 1024 lanes), and each orientation's 32
+// scales are one vector.scatter at a 16-byte stride (the lines of one
+// swizzle stripe), masked to the tile's lines where it is ragged.
+// CHECK-LABEL: func @dual_tiled
+// CHECK: arith.constant dense<[0, 16, 32, {{.*}}, 480, 496]> : vector<32xi32>
+// CHECK-NOT: vector.transpose
+// CHECK: vector.transfer_read {{.*}} : tensor<?x?xbf16>, vector<32x32xbf16>
+// CHECK-NOT: vector<1024x
+// CHECK-COUNT-160: vector.shuffle {{.*}} : vector<32xi8>, vector<32xi8>
+// CHECK-NOT: tensor.insert
+// CHECK: vector.scatter {{.*}} : tensor<?xf8E8M0FNU>, vector<32xi32>, vector<32xi1>, vector<32xf8E8M0FNU> -> tensor<?xf8E8M0FNU>
+// CHECK: vector.scatter
+// CHECK: } else {
+// CHECK: vector.create_mask
+// CHECK: vector.scatter
+// CHECK: vector.create_mask
+// CHECK: vector.scatter
+// CHECK-NOT: vector.transpose
+// CHECK-NOT: tensor.insert
+// CHECK: return
+func.func @dual_tiled(%x: tensor<?x?xbf16>) -> (tensor<?x?xf8E4M3FN>, tensor<?xf8E8M0FNU>, tensor<?x?xf8E4M3FN>, tensor<?xf8E8M0FNU>) {
+  %a, %b, %c, %d = mxq.dual_quantize %x scale = rceil : tensor<?x?xbf16> -> tensor<?x?xf8E4M3FN>, tensor<?xf8E8M0FNU>, tensor<?x?xf8E4M3FN>, tensor<?xf8E8M0FNU>
+  return %a, %b, %c, %d : tensor<?x?xf8E4M3FN>, tensor<?xf8E8M0FNU>, tensor<?x?xf8E4M3FN>, tensor<?xf8E8M0FNU>
 }
 
 // bf16 results are rounded with integer IR, not arith.truncf.
