@@ -70,7 +70,17 @@ struct MXQBF16MemoryAsI16
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     ::mxq::cpu::populateBF16MemoryAsI16Patterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    // Only the rewrites: the greedy driver's folding and region
+    // simplification of the whole module took most of this pass's time and
+    // change nothing that LLVM's clean-up after translation would not.
+    // (A one-walk driver cannot run LoadAsI16: it erases users the walk has
+    // not reached.)
+    GreedyRewriteConfig config;
+    config.enableFolding(false)
+        .enableConstantCSE(false)
+        .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+                                     config)))
       signalPassFailure();
   }
 };
