@@ -26,40 +26,61 @@ Value fromRows(OpBuilder &b, Location l, VectorType type, ValueRange rows) {
   return v;
 }
 
-/// The transpose of the square [n, n] vector `v` (n a power of two) as
-/// log2(n) stages of shuffles of two rows each: stage h swaps, in every
-/// 2h x 2h block, the top-right h x h block with the bottom-left one (the
-/// stages commute; after all of them every element has crossed the
-/// diagonal). No shuffle is wider than two rows: vector.transpose becomes
-/// one shuffle of all n * n lanes, which LLVM's code generator took most of
-/// the dual kernel's compile time to combine.
+/// The transpose of the square [n, n] vector `v` of integers (n a power of
+/// two) as log2(n) stages of shuffles of two rows each: stage h swaps, in
+/// every 2h x 2h block, the top-right h x h block with the bottom-left one
+/// (the stages commute; after all of them every element has crossed the
+/// diagonal). A stage moves runs of h elements, so it shuffles them as
+/// wider integers (up to i64: four lanes, not 32, for the first stage of a
+/// 32 x 32 byte tile). No shuffle is wider than two rows: vector.transpose
+/// becomes one shuffle of all n * n lanes, which LLVM's code generator took
+/// most of the dual kernel's compile time to combine.
 Value transposeByRows(OpBuilder &b, Location l, Value v) {
   auto type = cast<VectorType>(v.getType());
   int64_t n = type.getDimSize(0);
+  unsigned bits = type.getElementTypeBitWidth();
+  auto rowType = VectorType::get({n}, type.getElementType());
   SmallVector<Value> rows = rowsOf(b, l, v);
   for (int64_t h = n / 2; h >= 1; h /= 2) {
+    unsigned unit = std::min<unsigned>(h * bits, 64);
+    int64_t lanes = n * bits / unit, hu = h * bits / unit;
+    auto unitType = VectorType::get({lanes}, b.getIntegerType(unit));
     SmallVector<int64_t> top, bottom;
-    for (int64_t c = 0; c < n; ++c) {
-      bool left = c % (2 * h) < h;
-      top.push_back(left ? c : n + c - h);
-      bottom.push_back(left ? c + h : n + c);
+    for (int64_t c = 0; c < lanes; ++c) {
+      bool left = c % (2 * hu) < hu;
+      top.push_back(left ? c : lanes + c - hu);
+      bottom.push_back(left ? c + hu : lanes + c);
     }
     for (int64_t r = 0; r < n; ++r) {
       if (r % (2 * h) >= h)
         continue;
-      Value a = rows[r], c = rows[r + h];
-      rows[r] = vector::ShuffleOp::create(b, l, a, c, top);
-      rows[r + h] = vector::ShuffleOp::create(b, l, a, c, bottom);
+      Value a = vector::BitCastOp::create(b, l, unitType, rows[r]);
+      Value c = vector::BitCastOp::create(b, l, unitType, rows[r + h]);
+      rows[r] = vector::BitCastOp::create(
+          b, l, rowType, vector::ShuffleOp::create(b, l, a, c, top));
+      rows[r + h] = vector::BitCastOp::create(
+          b, l, rowType, vector::ShuffleOp::create(b, l, a, c, bottom));
     }
   }
   return fromRows(b, l, type, rows);
 }
 
-/// dual_quantize with byte-sized codes, reading the input once: each 32 x 32
-/// tile is one 2-D vector; its rows are the row-wise blocks, its columns the
-/// column-wise blocks (reduced across the other dimension, so no transpose of
-/// the input is needed); only the column-wise code tile is transposed, as
-/// bytes, to land in the [K, M] codes.
+/// dual_quantize with byte-sized codes, one 32 x 32 tile at a time: its
+/// rows are the row-wise blocks, its columns the column-wise blocks. Three
+/// loops over the tile's rows (each reads a row of 32 elements, from cache
+/// after the first):
+///   A. the column amax (an elementwise maximum of the rows' |x| bits), then
+///      the column scales (one vector.scatter into the swizzled layout);
+///   B. each row's column codes, written untransposed into the tile's own
+///      region of the row codes (scratch no other tile touches, so the loop
+///      over tiles stays parallel), then read back as one 32 x 32 tile,
+///      transposed in five stages of two-row shuffles and written to the
+///      [K, M] codes;
+///   C. each row's amax, scale and codes, written over that scratch.
+/// One body serves whole and ragged tiles alike (masked reads and writes;
+/// missing elements read as 0, which changes no amax). Unrolling the tile
+/// instead (one 2-D vector of 1024 lanes) ran about as fast but took LLVM's
+/// code generator a third of a second to compile (docs/Rationale.md).
 struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
   DualQuantizeTiled(MLIRContext *ctx,
                     std::shared_ptr<const num::NativeConverts> native)
@@ -107,7 +128,10 @@ struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
     Value m = tensor::DimOp::create(rw, loc, input, rank - 2);
     Value k = tensor::DimOp::create(rw, loc, input, rank - 1);
     Value rowBlocks = ubs[rank - 1], colBlocks = ubs[rank - 2];
-    VectorType tileIn = VectorType::get({T, T}, inType.getElementType());
+    auto rowIn = VectorType::get({T}, inType.getElementType());
+    auto rowI32 = VectorType::get({T}, rw.getI32Type());
+    auto tileCodes = VectorType::get({T, T}, codeElt);
+    auto tileBytes = VectorType::get({T, T}, rw.getI8Type());
 
     scf::LoopNest nest = scf::buildLoopNest(
         rw, loc, lbs, ubs, steps, ValueRange{codes0, scales0, codes1, scales1},
@@ -121,129 +145,156 @@ struct DualQuantizeTiled : NumericsPattern<dialect::DualQuantizeOp> {
           at[rank - 1] = j0;
           Value rows = blockCount(b, l, m, i0, T);
           Value cols = blockCount(b, l, k, j0, T);
-          // A whole tile is read and written unmasked; a ragged one masked,
-          // its missing elements read as 0 (they change no amax). The
-          // numerics between are emitted once for both: they are most of
-          // the code, and LLVM's code generation time grows with it.
-          Value whole = arith::AndIOp::create(
-              b, l,
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, rows,
-                                    indexConst(b, l, T)),
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, cols,
-                                    indexConst(b, l, T)));
+          Value zero = indexConst(b, l, 0), one = indexConst(b, l, 1);
+          AffineMap minor1 =
+              AffineMap::getMinorIdentityMap(rank, 1, b.getContext());
           AffineMap minor2 =
               AffineMap::getMinorIdentityMap(rank, 2, b.getContext());
-          auto read = [&](OpBuilder &rb, Location rl, bool inBounds) {
-            Value zero = arith::ConstantOp::create(
+          auto rowAt = [&](OpBuilder &rb, Location rl, Value r) {
+            SmallVector<Value> a(at);
+            a[rank - 2] = arith::AddIOp::create(rb, rl, i0, r);
+            return a;
+          };
+          // Row r of the tile as f32 (masked past the input's last column).
+          auto readRow = [&](OpBuilder &rb, Location rl, Value r) {
+            Value pad0 = arith::ConstantOp::create(
                 rb, rl, rb.getFloatAttr(inType.getElementType(), 0.0));
-            Value tile = vector::TransferReadOp::create(
-                rb, rl, tileIn, input, at, zero, minor2,
-                ArrayRef<bool>{inBounds, inBounds});
-            scf::YieldOp::create(rb, rl, tile);
+            return toF32(rb, rl,
+                         vector::TransferReadOp::create(
+                             rb, rl, rowIn, input, rowAt(rb, rl, r), pad0,
+                             minor1, ArrayRef<bool>{false}));
           };
-          Value tile =
-              scf::IfOp::create(
-                  b, l, whole,
-                  [&](OpBuilder &tb, Location tl) { read(tb, tl, true); },
-                  [&](OpBuilder &eb, Location el) { read(eb, el, false); })
-                  .getResult(0);
-          Value x = toF32(b, l, tile);
-
-          // One orientation: amax over `dim`, scales, codes (the |x| bits
-          // of both orientations are one computation after CSE).
-          auto quantize = [&](int64_t dim, Value &s) {
-            Value amax = num::blockAmax(b, l, x, {dim == 0, dim == 1});
-            Value mult;
-            std::tie(s, mult) =
-                policies.scaleAndMultiplier(b, l, amax, native());
-            Value r;
-            if (dim == 0) {
-              r = vector::BroadcastOp::create(b, l, x.getType(), mult);
-            } else { // row scales: r[i][j] = scale of row i, a splat a row
-              auto rowType = VectorType::get({T}, b.getF32Type());
-              SmallVector<Value> splats;
-              for (int64_t i = 0; i < T; ++i)
-                splats.push_back(vector::BroadcastOp::create(
-                    b, l, rowType, vector::ExtractOp::create(b, l, mult, i)));
-              r = fromRows(b, l, cast<VectorType>(x.getType()), splats);
-            }
-            Value y = arith::MulFOp::create(b, l, x, r);
-            return policies.encode(b, l, y, native());
+          auto writeRow = [&](OpBuilder &rb, Location rl, Value codes, Value r,
+                              Value dest) {
+            return vector::TransferWriteOp::create(rb, rl, codes, dest,
+                                                   rowAt(rb, rl, r), minor1,
+                                                   ArrayRef<bool>{false})
+                .getResult();
           };
-          Value sRow, sCol;
-          Value rowCodes = toSmallFloat(b, l, quantize(1, sRow), codeElt);
-          Value colBytes = arith::TruncIOp::create(
-              b, l, VectorType::get({T, T}, b.getI8Type()), quantize(0, sCol));
-          Value colCodes = arith::BitcastOp::create(
-              b, l, VectorType::get({T, T}, codeElt),
-              transposeByRows(b, l, colBytes));
+          auto rowLoop = [&](ValueRange init,
+                             function_ref<SmallVector<Value>(
+                                 OpBuilder &, Location, Value, ValueRange)>
+                                 body) {
+            return scf::ForOp::create(
+                       b, l, zero, rows, one, init,
+                       [&](OpBuilder &rb, Location rl, Value r,
+                           ValueRange it) {
+                         scf::YieldOp::create(rb, rl, body(rb, rl, r, it));
+                       })
+                .getResults();
+          };
 
-          auto write = [&](OpBuilder &b, Location l,
-                           bool inBounds) -> SmallVector<Value> {
-            // The scales of `count` lines starting at `first`, at their
-            // swizzled offsets: the tile's lines are one 32-row stripe of a
-            // swizzle tile (`first` is a multiple of T), so line k's scale
-            // lies kSwizzleRowBytes * k after line 0's. One vector.scatter
-            // (masked to `count` lines in a ragged tile) rather than T
-            // tensor.inserts, whose chains bufferization analyses in time
-            // that grows with their length (a third of the MLIR pipeline).
-            static_assert(T == ::mxq::kSwizzleStripeRows,
-                          "a dual tile's lines are one swizzle stripe");
-            auto storeScales = [&](Value scales, Value s, Value first,
-                                   Value count, int64_t rowDim, int64_t axis,
-                                   Value blk, Value numBlocks) {
-              SmallVector<Value> pos(at);
-              pos[rowDim] = first;
-              SmallVector<Value> base =
-                  scaleIndex(b, l, pos, axis, blk, numBlocks,
-                             dialect::ScaleLayout::swizzle_32_4_4);
-              SmallVector<int32_t> offsets;
-              for (int64_t k = 0; k < T; ++k)
-                offsets.push_back(int32_t(k * ::mxq::kSwizzleRowBytes));
-              auto offsetType = VectorType::get({T}, b.getI32Type());
-              Value lines = arith::ConstantOp::create(
-                  b, l, offsetType, DenseElementsAttr::get(offsetType,
-                                                           ArrayRef(offsets)));
-              auto maskType = VectorType::get({T}, b.getI1Type());
-              Value mask =
-                  inBounds ? arith::ConstantOp::create(
-                                 b, l, maskType,
-                                 DenseElementsAttr::get(maskType, true))
-                                 .getResult()
-                           : vector::CreateMaskOp::create(b, l, maskType,
-                                                          ValueRange{count})
-                                 .getResult();
-              return vector::ScatterOp::create(
-                         b, l, scales.getType(), scales, base, lines, mask,
-                         toSmallFloat(b, l, s, scaleElt))
+          // A: column amax and scales.
+          Value colBits =
+              rowLoop(
+                  ValueRange{num::i32Const(b, l, rowI32, 0)},
+                  [&](OpBuilder &rb, Location rl, Value r, ValueRange it) {
+                    Value bits = num::absBits(rb, rl, readRow(rb, rl, r));
+                    return SmallVector<Value>{
+                        arith::MaxUIOp::create(rb, rl, it[0], bits)};
+                  })
+                  .front();
+          Value colAmax = arith::BitcastOp::create(
+              b, l, VectorType::get({T}, b.getF32Type()), colBits);
+          auto [sCol, multCol] =
+              policies.scaleAndMultiplier(b, l, colAmax, native());
+
+          // B: column codes into the tile's region of the row codes, then
+          // transposed into the [K, M] codes.
+          Value scratch =
+              rowLoop(ValueRange{iters[0]},
+                      [&](OpBuilder &rb, Location rl, Value r, ValueRange it) {
+                        Value y = arith::MulFOp::create(
+                            rb, rl, readRow(rb, rl, r), multCol);
+                        Value codes = toSmallFloat(
+                            rb, rl, policies.encode(rb, rl, y, native()),
+                            codeElt);
+                        return SmallVector<Value>{
+                            writeRow(rb, rl, codes, r, it[0])};
+                      })
+                  .front();
+          Value padCode = arith::ConstantOp::create(
+              b, l, b.getZeroAttr(codeElt));
+          // Whole-tile accesses masked to the tile's rows and columns (an
+          // explicit mask, not a bounds check: no branch per row, and a
+          // masked-off lane touches no memory).
+          auto maskOf = [&](Value r, Value c) {
+            return vector::CreateMaskOp::create(
+                       b, l, VectorType::get({T, T}, b.getI1Type()),
+                       ValueRange{r, c})
+                .getResult();
+          };
+          Value colTile = vector::TransferReadOp::create(
+              b, l, Type(tileCodes), scratch, at, AffineMapAttr::get(minor2),
+              padCode, maskOf(rows, cols), b.getBoolArrayAttr({true, true}));
+          Value transposed = arith::BitcastOp::create(
+              b, l, tileCodes,
+              transposeByRows(
+                  b, l, arith::BitcastOp::create(b, l, tileBytes, colTile)));
+          SmallVector<Value> atT(at);
+          std::swap(atT[rank - 1], atT[rank - 2]);
+          Value c1 = vector::TransferWriteOp::create(
+                         b, l, transposed, iters[2], atT,
+                         AffineMapAttr::get(minor2), maskOf(cols, rows),
+                         b.getBoolArrayAttr({true, true}))
+                         .getResult();
+
+          // The scales of `count` lines starting at `first`, at their
+          // swizzled offsets: the tile's lines are one 32-row stripe of a
+          // swizzle tile (`first` is a multiple of T), so line k's scale
+          // lies kSwizzleRowBytes * k after line 0's.
+          static_assert(T == ::mxq::kSwizzleStripeRows,
+                        "a dual tile's lines are one swizzle stripe");
+          auto scaleBase = [&](Value first, int64_t rowDim, int64_t axis,
+                               Value blk, Value numBlocks) {
+            SmallVector<Value> pos(at);
+            pos[rowDim] = first;
+            return scaleIndex(b, l, pos, axis, blk, numBlocks,
+                              dialect::ScaleLayout::swizzle_32_4_4);
+          };
+          // The column scales: one vector.scatter, masked to the tile's
+          // columns.
+          SmallVector<int32_t> offsets;
+          for (int64_t line = 0; line < T; ++line)
+            offsets.push_back(int32_t(line * ::mxq::kSwizzleRowBytes));
+          Value lines = arith::ConstantOp::create(
+              b, l, rowI32, DenseElementsAttr::get(rowI32, ArrayRef(offsets)));
+          Value colMask = vector::CreateMaskOp::create(
+              b, l, VectorType::get({T}, b.getI1Type()), ValueRange{cols});
+          Value s1 =
+              vector::ScatterOp::create(
+                  b, l, iters[3].getType(), iters[3],
+                  scaleBase(j0, rank - 1, rank - 2, ti, colBlocks), lines,
+                  colMask, toSmallFloat(b, l, sCol, scaleElt))
                   .getResult();
-            };
-            Value c0 = vector::TransferWriteOp::create(
-                           b, l, rowCodes, iters[0], at, minor2,
-                           ArrayRef<bool>{inBounds, inBounds})
-                           .getResult();
-            SmallVector<Value> atT(at);
-            std::swap(atT[rank - 1], atT[rank - 2]);
-            Value c1 = vector::TransferWriteOp::create(
-                           b, l, colCodes, iters[2], atT, minor2,
-                           ArrayRef<bool>{inBounds, inBounds})
-                           .getResult();
-            Value s0 = storeScales(iters[1], sRow, i0, rows, rank - 2, rank - 1,
-                                   tj, rowBlocks);
-            Value s1 = storeScales(iters[3], sCol, j0, cols, rank - 1, rank - 2,
-                                   ti, colBlocks);
-            return {c0, s0, c1, s1};
-          };
-          auto ifOp = scf::IfOp::create(
-              b, l, whole,
-              [&](OpBuilder &tb, Location tl) {
-                scf::YieldOp::create(tb, tl, write(tb, tl, true));
-              },
-              [&](OpBuilder &eb, Location el) {
-                scf::YieldOp::create(eb, el, write(eb, el, false));
+
+          // C: each row's amax, scale and codes (over the scratch).
+          SmallVector<Value> base0 =
+              scaleBase(i0, rank - 2, rank - 1, tj, rowBlocks);
+          ValueRange rowResults = rowLoop(
+              ValueRange{scratch, iters[1]},
+              [&](OpBuilder &rb, Location rl, Value r, ValueRange it) {
+                Value x = readRow(rb, rl, r);
+                Value amax = num::blockAmax(rb, rl, x);
+                auto [sByte, mult] =
+                    policies.scaleAndMultiplier(rb, rl, amax, native());
+                Value y = arith::MulFOp::create(
+                    rb, rl, x,
+                    vector::BroadcastOp::create(rb, rl, x.getType(), mult));
+                Value codes = toSmallFloat(
+                    rb, rl, policies.encode(rb, rl, y, native()), codeElt);
+                SmallVector<Value> idx(base0);
+                idx.back() = arith::AddIOp::create(
+                    rb, rl, base0.back(),
+                    arith::MulIOp::create(
+                        rb, rl, r,
+                        indexConst(rb, rl, ::mxq::kSwizzleRowBytes)));
+                Value scales = tensor::InsertOp::create(
+                    rb, rl, toSmallFloat(rb, rl, sByte, scaleElt), it[1], idx);
+                return SmallVector<Value>{writeRow(rb, rl, codes, r, it[0]),
+                                          scales};
               });
-          return scf::ValueVector(ifOp.getResults().begin(),
-                                  ifOp.getResults().end());
+          return {rowResults[0], rowResults[1], c1, s1};
         });
     markParallel(nest);
     replaceWithResultTypes(rw, op, nest.results);
