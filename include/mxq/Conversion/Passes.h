@@ -35,9 +35,10 @@ constexpr const char *kParallelPairsAttr = "mxq.parallel_pairs";
 /// the numerics use the target's conversion instructions where they are
 /// exact (see numerics::NativeConverts); without, integer IR throughout.
 /// With `tileDual`, dual_quantize becomes one loop over 32 x 32 tiles (each
-/// input element read once, the tile held whole: right for a CPU core's
-/// vector registers and caches); without, a row-wise and a column-wise
-/// quantize and a transpose of the column codes (what a GPU thread can hold).
+/// tile's rows read from cache by three row loops, its column codes
+/// transposed in registers: right for a CPU core's vector registers and
+/// caches); without, a row-wise and a column-wise quantize and a transpose
+/// of the column codes (what a GPU thread can hold).
 void populateMXQToLoopsPatterns(
     mlir::RewritePatternSet &patterns,
     std::shared_ptr<const numerics::NativeConverts> native = nullptr,
@@ -47,7 +48,9 @@ void populateMXQToLoopsPatterns(
 /// its `native` converts and its own patterns, `targetPatterns`, which add
 /// theirs with a higher benefit to take the ops they map themselves):
 /// applies the patterns to `root` and fails with a diagnostic on any mxq op
-/// left.
+/// left. It only rewrites: no folding or region simplification (the
+/// pipelines canonicalize next; the greedy driver's folding of every op it
+/// created was two thirds of this pass's time).
 llvm::LogicalResult convertMXQToLoops(
     mlir::Operation *root,
     std::shared_ptr<const numerics::NativeConverts> native,

@@ -28,8 +28,10 @@
 // sm_90: e4m3 codes through cvt.rn.satfinite.e4m3x2; scales and FP4 stay
 // integer code.
 // SM90-LABEL: func.func @e4m3
-// SM90: %[[A:.*]] = vector.extract %{{.*}}[0, 0] : f32 from vector<4x32xf32>
-// SM90-NEXT: %[[B:.*]] = vector.extract %{{.*}}[0, 1] : f32 from vector<4x32xf32>
+// (The pass does not fold: lanes 0 and 1 of the group's product, whether
+// taken from the 4 x 32 tile or from its flat 128-lane form.)
+// SM90: %[[A:.*]] = vector.extract %{{.*}}[{{(0, )?}}0] : f32 from vector<{{4x32|128}}xf32>
+// SM90-NEXT: %[[B:.*]] = vector.extract %{{.*}}[{{(0, )?}}1] : f32 from vector<{{4x32|128}}xf32>
 // SM90-NEXT: nvvm.convert.f32x2.to.f8x2 %[[B]], %[[A]] {rnd = #nvvm.fp_rnd_mode<rn>, sat = #nvvm.sat_mode<satfinite>} : i16(f8E4M3FN)
 // SM90-NOT: f8E8M0FNU)
 // SM90-LABEL: func.func @e2m1
