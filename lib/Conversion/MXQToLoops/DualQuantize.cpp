@@ -1,7 +1,8 @@
 //===- DualQuantize.cpp - mxq.dual_quantize to loops ----------------------===//
 //
-// Row- and column-wise from one read of each 32 x 32 tile (byte-sized
-// codes), or two quantizes and a transpose (what a GPU thread can hold).
+// Row- and column-wise a 32 x 32 tile at a time, its rows read from cache
+// by three short loops (byte-sized codes), or two quantizes and a
+// transpose (what a GPU thread can hold).
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
