@@ -28,17 +28,20 @@ bool isSubByte(Type t) {
   return i && i.getWidth() < 8;
 }
 
-/// A vector of sub-byte integers (LLVM packs those in memory; a memref of
-/// FP4/FP6 codes holds one per byte).
-bool isSubByteVector(Type t) {
-  auto v = dyn_cast<VectorType>(t);
-  return v && !v.isScalable() && isSubByte(v.getElementType());
+/// A sub-byte integer or a vector of them (LLVM packs the latter in memory;
+/// a memref of FP4/FP6 codes holds one per byte).
+bool isSubByteValue(Type t) {
+  if (auto v = dyn_cast<VectorType>(t))
+    return !v.isScalable() && isSubByte(v.getElementType());
+  return isSubByte(t);
 }
 
-/// The vector type `t` with i8 elements.
-VectorType bytesOf(Type t) {
-  auto v = cast<VectorType>(t);
-  return VectorType::get(v.getShape(), IntegerType::get(t.getContext(), 8));
+/// `t` (an integer or a vector of them) with i8 elements.
+Type bytesOf(Type t) {
+  Type i8 = IntegerType::get(t.getContext(), 8);
+  if (auto v = dyn_cast<VectorType>(t))
+    return VectorType::get(v.getShape(), i8);
+  return i8;
 }
 
 struct WidenStore : OpRewritePattern<LLVM::StoreOp> {
@@ -47,46 +50,29 @@ struct WidenStore : OpRewritePattern<LLVM::StoreOp> {
                                 PatternRewriter &rw) const override {
     Location loc = op.getLoc();
     Value value = op.getValue();
-    if (isSubByteVector(value.getType())) {
-      // One code per byte. A truncation from a wider vector truncates to
-      // bytes and masks instead (no vector of sub-byte integers is left for
-      // NVPTX to legalise through local memory); otherwise zero-extend.
-      VectorType byteType = bytesOf(value.getType());
-      Value wide;
-      auto trunc = value.getDefiningOp<LLVM::TruncOp>();
-      auto from = trunc ? dyn_cast<VectorType>(trunc.getArg().getType())
-                        : VectorType();
-      if (from && from.getElementType().getIntOrFloatBitWidth() > 8) {
-        unsigned bits = cast<VectorType>(value.getType())
-                            .getElementType()
-                            .getIntOrFloatBitWidth();
-        Value bytes = LLVM::TruncOp::create(rw, loc, byteType, trunc.getArg());
-        Value mask = LLVM::ConstantOp::create(
-            rw, loc, byteType,
-            SplatElementsAttr::get(byteType,
-                                   rw.getI8IntegerAttr((1 << bits) - 1)));
-        wide = LLVM::AndOp::create(rw, loc, bytes, mask);
-      } else {
-        wide = LLVM::ZExtOp::create(rw, loc, byteType, value);
-      }
-      rw.modifyOpInPlace(op, [&] { op.getValueMutable().assign(wide); });
-      return success();
-    }
-    if (!isSubByte(value.getType()))
+    Type narrow = value.getType();
+    if (!isSubByteValue(narrow))
       return failure();
+    // One code per byte. A truncation from wider than a byte truncates to
+    // bytes and masks instead of truncating to iN and zero-extending: LLVM
+    // would fold the narrow truncation (of a vector element, or of a
+    // vector) back into a vector of iN, which NVPTX legalises through local
+    // memory.
+    Type byteType = bytesOf(narrow);
     Value wide;
     auto trunc = value.getDefiningOp<LLVM::TruncOp>();
-    if (trunc && cast<IntegerType>(trunc.getArg().getType()).getWidth() > 8) {
-      // trunc to i8 and a mask, not trunc to iN and zext: LLVM would fold
-      // the narrow truncation of a vector element into a vector of iN.
-      unsigned bits = cast<IntegerType>(value.getType()).getWidth();
-      Value byte = LLVM::TruncOp::create(rw, loc, rw.getI8Type(),
-                                         trunc.getArg());
-      Value mask = LLVM::ConstantOp::create(
-          rw, loc, rw.getI8Type(), rw.getI8IntegerAttr((1 << bits) - 1));
-      wide = LLVM::AndOp::create(rw, loc, byte, mask);
+    if (trunc &&
+        getElementTypeOrSelf(trunc.getArg().getType()).getIntOrFloatBitWidth() >
+            8) {
+      unsigned bits = getElementTypeOrSelf(narrow).getIntOrFloatBitWidth();
+      Attribute mask = rw.getI8IntegerAttr((1 << bits) - 1);
+      if (auto v = dyn_cast<VectorType>(byteType))
+        mask = SplatElementsAttr::get(v, mask);
+      Value bytes = LLVM::TruncOp::create(rw, loc, byteType, trunc.getArg());
+      wide = LLVM::AndOp::create(
+          rw, loc, bytes, LLVM::ConstantOp::create(rw, loc, byteType, mask));
     } else {
-      wide = LLVM::ZExtOp::create(rw, loc, rw.getI8Type(), value);
+      wide = LLVM::ZExtOp::create(rw, loc, byteType, value);
     }
     rw.modifyOpInPlace(op, [&] { op.getValueMutable().assign(wide); });
     return success();
@@ -98,12 +84,11 @@ struct WidenLoad : OpRewritePattern<LLVM::LoadOp> {
   LogicalResult matchAndRewrite(LLVM::LoadOp op,
                                 PatternRewriter &rw) const override {
     Type narrow = op.getResult().getType();
-    if (!isSubByte(narrow) && !isSubByteVector(narrow))
+    if (!isSubByteValue(narrow))
       return failure();
     rw.setInsertionPointAfter(op);
     auto wide = cast<LLVM::LoadOp>(rw.clone(*op));
-    wide.getResult().setType(isSubByte(narrow) ? Type(rw.getI8Type())
-                                               : Type(bytesOf(narrow)));
+    wide.getResult().setType(bytesOf(narrow));
     rw.replaceOpWithNewOp<LLVM::TruncOp>(op, narrow, wide.getResult());
     return success();
   }
