@@ -114,6 +114,8 @@ void mxq::buildCPUPipeline(OpPassManager &pm, llvm::ArrayRef<int64_t> tileSizes,
   pm.addPass(createMXQByteSizedMemory());
   // What the x86 backend would get wrong: scalar bf16 in registers.
   pm.addPass(cpu::createMXQBF16MemoryAsI16());
+  // The input streams in ahead of the arithmetic (bench/RESULTS.md).
+  pm.addPass(cpu::createMXQPrefetchLoads());
 }
 
 namespace {

@@ -14,6 +14,11 @@ namespace mxq::cpu {
 
 /// Patterns of mxq-bf16-memory-as-i16.
 void populateBF16MemoryAsI16Patterns(mlir::RewritePatternSet &patterns);
+/// Patterns of mxq-prefetch-loads: prefetches `distance` bytes ahead of
+/// every vector load of at least `minBytes` bytes.
+void populatePrefetchLoadsPatterns(mlir::RewritePatternSet &patterns,
+                                   int64_t distance = 2048,
+                                   int64_t minBytes = 64);
 
 #define GEN_PASS_REGISTRATION
 #include "mxq/Target/CPU/Passes.h.inc"
