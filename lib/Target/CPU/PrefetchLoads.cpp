@@ -28,47 +28,69 @@ int64_t vectorBytes(Type t) {
   return bits % 8 ? 0 : bits / 8;
 }
 
-struct PrefetchAhead : OpRewritePattern<LLVM::LoadOp> {
-  PrefetchAhead(MLIRContext *ctx, int64_t distance, int64_t minBytes)
-      : OpRewritePattern(ctx), distance(distance), minBytes(minBytes) {}
+/// What the patterns share: the prefetches of the 64-byte lines of the
+/// `bytes` bytes at `addr`, `ahead` times `bytes` further on, before `op`;
+/// failure where there are none to add.
+struct Prefetcher {
+  int64_t ahead, minBytes;
 
-  LogicalResult matchAndRewrite(LLVM::LoadOp op,
-                                PatternRewriter &rw) const override {
-    int64_t bytes = vectorBytes(op.getType());
-    if (bytes == 0 || bytes < minBytes || op.getVolatile_())
+  LogicalResult rewrite(Operation *op, Value addr, int64_t bytes,
+                        PatternRewriter &rw) const {
+    if (bytes == 0 || bytes < minBytes)
       return failure();
     // Once per load: the op before it is then its last prefetch.
     if (auto last = dyn_cast_or_null<LLVM::Prefetch>(op->getPrevNode()))
       if (auto gep = last.getAddr().getDefiningOp<LLVM::GEPOp>();
-          gep && gep.getBase() == op.getAddr())
+          gep && gep.getBase() == addr)
         return failure();
-    Location loc = op.getLoc();
+    rw.setInsertionPoint(op);
     for (int64_t at = 0; at < bytes; at += kLineBytes) {
       // No inbounds: the address may lie past the buffer.
-      Value ahead = LLVM::GEPOp::create(
-          rw, loc, op.getAddr().getType(), rw.getI8Type(), op.getAddr(),
-          ArrayRef<LLVM::GEPArg>{distance + at});
-      LLVM::Prefetch::create(rw, loc, ahead, /*rw=*/0, /*hint=*/3,
+      Value line = LLVM::GEPOp::create(
+          rw, op->getLoc(), addr.getType(), rw.getI8Type(), addr,
+          ArrayRef<LLVM::GEPArg>{ahead * bytes + at});
+      LLVM::Prefetch::create(rw, op->getLoc(), line, /*rw=*/0, /*hint=*/3,
                              /*cache=*/1);
     }
     return success();
   }
+};
 
-  int64_t distance, minBytes;
+struct PrefetchLoad : OpRewritePattern<LLVM::LoadOp> {
+  PrefetchLoad(MLIRContext *ctx, Prefetcher p)
+      : OpRewritePattern(ctx), p(p) {}
+  LogicalResult matchAndRewrite(LLVM::LoadOp op,
+                                PatternRewriter &rw) const override {
+    if (op.getVolatile_())
+      return failure();
+    return p.rewrite(op, op.getAddr(), vectorBytes(op.getType()), rw);
+  }
+  Prefetcher p;
+};
+
+/// A masked load (a row that may end early): the lines of all its lanes.
+struct PrefetchMaskedLoad : OpRewritePattern<LLVM::MaskedLoadOp> {
+  PrefetchMaskedLoad(MLIRContext *ctx, Prefetcher p)
+      : OpRewritePattern(ctx), p(p) {}
+  LogicalResult matchAndRewrite(LLVM::MaskedLoadOp op,
+                                PatternRewriter &rw) const override {
+    return p.rewrite(op, op.getData(), vectorBytes(op.getType()), rw);
+  }
+  Prefetcher p;
 };
 
 struct MXQPrefetchLoads
     : ::mxq::cpu::impl::MXQPrefetchLoadsBase<MXQPrefetchLoads> {
   using Base::Base;
   void runOnOperation() override {
-    if (distance <= 0 || minBytes <= 0) {
-      getOperation()->emitError("mxq-prefetch-loads: distance and min-bytes "
+    if (ahead <= 0 || minBytes <= 0) {
+      getOperation()->emitError("mxq-prefetch-loads: ahead and min-bytes "
                                 "must be positive, got ")
-          << int64_t(distance) << " and " << int64_t(minBytes);
+          << int64_t(ahead) << " and " << int64_t(minBytes);
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
-    ::mxq::cpu::populatePrefetchLoadsPatterns(patterns, distance, minBytes);
+    ::mxq::cpu::populatePrefetchLoadsPatterns(patterns, ahead, minBytes);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
@@ -76,7 +98,8 @@ struct MXQPrefetchLoads
 } // namespace
 
 void ::mxq::cpu::populatePrefetchLoadsPatterns(RewritePatternSet &patterns,
-                                               int64_t distance,
+                                               int64_t ahead,
                                                int64_t minBytes) {
-  patterns.add<PrefetchAhead>(patterns.getContext(), distance, minBytes);
+  patterns.add<PrefetchLoad, PrefetchMaskedLoad>(patterns.getContext(),
+                                                 Prefetcher{ahead, minBytes});
 }

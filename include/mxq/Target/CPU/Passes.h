@@ -14,11 +14,11 @@ namespace mxq::cpu {
 
 /// Patterns of mxq-bf16-memory-as-i16.
 void populateBF16MemoryAsI16Patterns(mlir::RewritePatternSet &patterns);
-/// Patterns of mxq-prefetch-loads: prefetches `distance` bytes ahead of
-/// every vector load of at least `minBytes` bytes.
+/// Patterns of mxq-prefetch-loads: before every vector load (masked or
+/// not) of at least `minBytes` bytes, prefetches of its lines `ahead` times
+/// its size further on.
 void populatePrefetchLoadsPatterns(mlir::RewritePatternSet &patterns,
-                                   int64_t distance = 2048,
-                                   int64_t minBytes = 64);
+                                   int64_t ahead = 8, int64_t minBytes = 64);
 
 #define GEN_PASS_REGISTRATION
 #include "mxq/Target/CPU/Passes.h.inc"

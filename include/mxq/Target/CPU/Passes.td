@@ -54,23 +54,26 @@ def MXQForallToParallelFor : Pass<"mxq-forall-to-parallel-for"> {
 }
 
 def MXQPrefetchLoads : Pass<"mxq-prefetch-loads"> {
-  let summary = "Prefetch the memory of wide vector loads a fixed distance ahead";
+  let summary = "Prefetch the memory of wide vector loads ahead of them";
   let description = [{
-    On the LLVM dialect: before every `llvm.load` of a vector of at least
-    `min-bytes` bytes, one `llvm.intr.prefetch` (read, keep in all caches)
-    per 64-byte line of the loaded bytes, `distance` bytes further on. mxq's
-    kernels read their input in wide vectors along rows; with the line
-    requests issued ahead of the arithmetic, a core keeps enough of them in
-    flight to stream the input at copy speed (the f32 MXFP8 quantize 1.5x
-    faster on the project's machine; bench/RESULTS.md). A prefetch never
-    faults, so addresses past the end of a buffer are harmless: the address
-    is computed by a `getelementptr` without `inbounds`. Masked loads (the
-    ragged ends) are left alone. The patterns are available as
-    `mxq::cpu::populatePrefetchLoadsPatterns`.
+    On the LLVM dialect: before every vector load (`llvm.load` or
+    `llvm.intr.masked.load`) of at least `min-bytes` bytes, one
+    `llvm.intr.prefetch` (read, keep in all caches) per 64-byte line of
+    the loaded bytes, `ahead` times the load's size further on. mxq's
+    kernels read their input in wide vectors along rows (a quantize's
+    four-block groups: 8 loads ahead is 2 KB for bf16, 4 KB for f32) or a
+    tile's rows 64 bytes at a time (the dual: 8 tiles ahead along each
+    row); with the line requests issued ahead of the arithmetic, a core
+    keeps enough of them in flight to stream its input (the f32 MXFP8
+    quantize 1.5x faster on the project's machine, the dual 10%;
+    bench/RESULTS.md). A prefetch never faults, so addresses past the end
+    of a buffer are harmless: the address is computed by a
+    `getelementptr` without `inbounds`. Volatile loads are left alone. The
+    patterns are available as `mxq::cpu::populatePrefetchLoadsPatterns`.
   }];
   let options = [
-    Option<"distance", "distance", "int64_t", /*default=*/"2048",
-           "How far ahead to prefetch, in bytes">,
+    Option<"ahead", "ahead", "int64_t", /*default=*/"8",
+           "How far ahead to prefetch, in multiples of the load's size">,
     Option<"minBytes", "min-bytes", "int64_t", /*default=*/"64",
            "The smallest vector load (in bytes) to prefetch for">,
   ];
