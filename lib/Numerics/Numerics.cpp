@@ -361,20 +361,23 @@ Value blockAmax(OpBuilder &b, Location loc, Value x,
                                           bits);
     return arith::BitcastOp::create(b, loc, b.getF32Type(), m);
   }
-  // Rows of a [G, B] tile, G and B powers of two: a tree over pieces no
-  // wider than kTreeLanes lanes (one 512-bit register of i32). Each row is
-  // halved (its first half against its second) down to kTreeLanes lanes;
-  // then neighbouring pieces merge, the first half of every row's lanes of
-  // both against the second halves (two rows of n lanes become one piece
-  // of two rows of n/2), until every row is one lane; the pieces, in row
-  // order, are the result. The same maxima as a halving tree on the flat
+  // Rows of a [G, B] tile, G and B powers of two, G at most
+  // min(B, kTreeLanes): a tree over pieces no wider than kTreeLanes lanes
+  // (one 512-bit register of i32). Each row is halved (its first half
+  // against its second) down to kTreeLanes lanes; then neighbouring pieces
+  // merge, the first half of every row's lanes of both against the second
+  // halves (two rows of n lanes become one piece of two rows of n/2),
+  // until every row is one lane and (G being that small) one piece holds
+  // them all, the result. The same maxima as a halving tree on the flat
   // tile, but no shuffle is wider than two registers: LLVM's code generator
   // spent most of a kernel's compile time combining the flat tree's
-  // 128- to 1024-lane shuffles. Any kTreeLanes gives the same bits.
+  // 128- to 1024-lane shuffles. Any kTreeLanes gives the same bits. Taller
+  // tiles (no caller has them) take the multi_reduction below.
+  constexpr int64_t kTreeLanes = 16;
   if (type.getRank() == 2 && reduced.size() == 2 && !reduced[0] &&
       reduced[1] && llvm::isPowerOf2_64(type.getDimSize(1)) &&
-      llvm::isPowerOf2_64(type.getDimSize(0)) && type.getDimSize(0) > 1) {
-    constexpr int64_t kTreeLanes = 16;
+      llvm::isPowerOf2_64(type.getDimSize(0)) && type.getDimSize(0) > 1 &&
+      type.getDimSize(0) <= std::min(type.getDimSize(1), kTreeLanes)) {
     int64_t rows = type.getDimSize(0), len = type.getDimSize(1);
     auto maxOf = [&](Value a, Value c, ArrayRef<int64_t> lo,
                      ArrayRef<int64_t> hi) -> Value {
@@ -423,18 +426,7 @@ Value blockAmax(OpBuilder &b, Location loc, Value x,
       }
       n /= 2;
     }
-    // Concatenate the pieces (per rows each) in order.
-    while (pieces.size() > 1) {
-      SmallVector<int64_t> all;
-      for (int64_t j = 0; j < 2 * per; ++j)
-        all.push_back(j);
-      SmallVector<Value> joined;
-      for (size_t k = 0; k + 1 < pieces.size(); k += 2)
-        joined.push_back(
-            vector::ShuffleOp::create(b, loc, pieces[k], pieces[k + 1], all));
-      pieces = std::move(joined);
-      per *= 2;
-    }
+    // At most min(B, kTreeLanes) rows: the merges have made one piece.
     return arith::BitcastOp::create(
         b, loc, VectorType::get({rows}, b.getF32Type()), pieces[0]);
   }
