@@ -8,11 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "mxq/Target/CPU/CPURunner.h"
 #include "mxq/Runtime/Descriptors.h"
+#include "mxq/Runtime/HostJIT.h"
 #include "mxq/Target/CPU/CPUTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
@@ -35,11 +34,11 @@ namespace mxq {
 struct CPUExecutable::Impl {
   /// Shared with the compile cache and with every executable of the same
   /// function and options.
-  std::shared_ptr<ExecutionEngine> engine;
+  std::shared_ptr<detail::HostCode> code;
   std::string entry;
   std::vector<int64_t> resultRanks;
   /// Types of the context that asked for this executable, never of the one
-  /// that compiled the engine (that context may be gone).
+  /// that compiled the code (that context may be gone).
   std::vector<Type> resultElementTypes;
 };
 
@@ -48,15 +47,15 @@ CPUExecutable::~CPUExecutable() = default;
 namespace {
 /// Process-wide cache of JIT-compiled functions, keyed by the entry's text
 /// (after prepareEntry: the entry and its callees only, no locations) and the
-/// options that change the code. An ExecutionEngine holds its own LLVM
-/// context and no MLIR object, so one compiled in a context that is gone
+/// options that change the code. Compiled code (detail::HostCode) holds no
+/// MLIR or LLVM IR object, so one compiled in a context that is gone
 /// still serves a caller in another (docs/Rationale.md, "The compiled-function
 /// cache"). First in, first out beyond kCapacity entries.
 class CompileCache {
 public:
   static constexpr size_t kCapacity = 64;
 
-  std::shared_ptr<ExecutionEngine> lookup(const std::string &key) {
+  std::shared_ptr<detail::HostCode> lookup(const std::string &key) {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = engines.find(key);
     if (it == engines.end()) {
@@ -67,7 +66,7 @@ public:
     return it->second;
   }
 
-  void insert(const std::string &key, std::shared_ptr<ExecutionEngine> e) {
+  void insert(const std::string &key, std::shared_ptr<detail::HostCode> e) {
     std::lock_guard<std::mutex> lock(mutex);
     if (!engines.try_emplace(key, std::move(e)).second)
       return;
@@ -93,12 +92,12 @@ public:
 
 private:
   std::mutex mutex;
-  llvm::StringMap<std::shared_ptr<ExecutionEngine>> engines;
+  llvm::StringMap<std::shared_ptr<detail::HostCode>> engines;
   std::deque<std::string> order;
   CompileCacheStats stats;
 };
 
-// Never destroyed: engines that loaded the OpenMP runtime must not be torn
+// Never destroyed: code that calls the OpenMP runtime must not be torn
 // down by static destructors after that library's own.
 CompileCache &compileCache() {
   static CompileCache *cache = new CompileCache();
@@ -137,7 +136,7 @@ CPUExecutable::compile(ModuleOp module, const std::string &entry,
   std::string key;
   if (useCache) {
     key = cacheKey(module, tileSizes, threads);
-    if ((impl->engine = compileCache().lookup(key)))
+    if ((impl->code = compileCache().lookup(key)))
       return finish();
   }
 
@@ -162,22 +161,14 @@ CPUExecutable::compile(ModuleOp module, const std::string &entry,
     registerOpenMPDialectTranslation(*module->getContext());
   }
 #endif
-  std::shared_ptr<ExecutionEngine> engine =
-      detail::jitCompile(module, detail::optimizeVectorizedModule, libs,
-                         error);
-  if (!engine)
+  std::shared_ptr<detail::HostCode> code = detail::jitCompileForHost(
+      module, "_mlir_ciface_" + entry, detail::optimizeVectorizedModule, libs,
+      error);
+  if (!code)
     return nullptr;
-  // The JIT generates machine code on the first lookup of a symbol: look the
-  // entry up now, so that compile() returns something callable at once and a
-  // failure to generate code is reported here.
-  if (auto fn = engine->lookupPacked("_mlir_ciface_" + entry); !fn) {
-    error = "cannot generate code for @" + entry + ": " +
-            llvm::toString(fn.takeError());
-    return nullptr;
-  }
-  impl->engine = engine;
+  impl->code = code;
   if (useCache)
-    compileCache().insert(key, std::move(engine));
+    compileCache().insert(key, std::move(code));
   return finish();
 }
 
@@ -199,11 +190,7 @@ bool CPUExecutable::invoke(const std::vector<RawTensor> &inputs,
     args.push_back(&resultPtr);
   for (void *&p : descriptorPtrs)
     args.push_back(&p);
-  if (llvm::Error e =
-          impl->engine->invokePacked("_mlir_ciface_" + impl->entry, args)) {
-    error = "cannot call @" + impl->entry + ": " + llvm::toString(std::move(e));
-    return false;
-  }
+  impl->code->invoke(args.data());
   return true;
 }
 
