@@ -35,6 +35,13 @@ public:
         j->setupError = llvm::toString(made.takeError());
       else
         j->jit = std::move(*made);
+      if (j->jit)
+        // What fails while code is generated (a symbol nothing defines) is
+        // reported here, not in the lookup's error: kept for the message.
+        j->jit->getExecutionSession().setErrorReporter([j](llvm::Error e) {
+          std::lock_guard<std::mutex> lock(j->reportMutex);
+          j->reported += llvm::toString(std::move(e)) + "; ";
+        });
       return j;
     }();
     if (!jit->jit) {
@@ -68,6 +75,16 @@ public:
   std::mutex mutex;
   llvm::StringMap<llvm::orc::JITDylib *> libraries;
   std::atomic<uint64_t> count{0};
+  std::mutex reportMutex;
+  std::string reported;
+
+  /// What the session reported since the last call.
+  std::string takeReported() {
+    std::lock_guard<std::mutex> lock(reportMutex);
+    std::string s;
+    std::swap(s, reported);
+    return s;
+  }
 };
 
 /// Adds `<function>.packed(ptr args)`, which loads each argument of
@@ -145,11 +162,12 @@ jitCompileForHost(ModuleOp module, llvm::StringRef function,
   std::shared_ptr<HostCode> code(new HostCode());
   code->state = std::make_unique<HostCode::State>();
   code->state->jit = &jit;
+  std::lock_guard<std::mutex> lock(host->mutex);
+  host->takeReported();
   auto fail = [&](llvm::Error e, const std::string &what) {
-    error = what + ": " + llvm::toString(std::move(e));
+    error = what + ": " + host->takeReported() + llvm::toString(std::move(e));
     return nullptr;
   };
-  std::lock_guard<std::mutex> lock(host->mutex);
   auto dylib = jit.createJITDylib("mxq.code." + std::to_string(host->count++));
   if (!dylib)
     return fail(dylib.takeError(), "cannot create a JIT library");
