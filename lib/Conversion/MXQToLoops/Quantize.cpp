@@ -61,15 +61,18 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
 
     // The codes and scale bytes (i32) of `group` consecutive blocks read as
     // one vector<group x block> at `at`.
-    auto compute = [&](OpBuilder &b, Location l, ArrayRef<Value> at,
-                       int64_t group, bool inBounds,
-                       Value &scaleBytes) -> Value {
+    auto read = [&](OpBuilder &b, Location l, ArrayRef<Value> at,
+                    int64_t group, bool inBounds) -> Value {
       // A block across rows reads lane by lane (see readAlongAxis).
       Value count;
       if (axis != rank - 1 && !inBounds)
         count = blockCount(b, l, size, at[axis], block);
-      Value v =
-          readAlongAxis(b, l, input, at, axis, group * block, count, inBounds);
+      return readAlongAxis(b, l, input, at, axis, group * block, count,
+                           inBounds);
+    };
+    // The codes and scale bytes of `group` blocks read as `v`.
+    auto numerics = [&](OpBuilder &b, Location l, Value v, int64_t group,
+                        Value &scaleBytes) -> Value {
       Value x = toF32(b, l, v);
       if (group == 1) {
         Value amax = num::blockAmax(b, l, x);
@@ -101,6 +104,12 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
       return vector::ShapeCastOp::create(
                  b, l, VectorType::get({group * block}, b.getI32Type()), code)
           .getResult();
+    };
+    auto compute = [&](OpBuilder &b, Location l, ArrayRef<Value> at,
+                       int64_t group, bool inBounds,
+                       Value &scaleBytes) -> Value {
+      return numerics(b, l, read(b, l, at, group, inBounds), group,
+                      scaleBytes);
     };
 
     // A block longer than kUnrolledLanes, chunk by chunk: the amax (as the bits
@@ -211,8 +220,11 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
             ValueRange iters) -> scf::ValueVector {
           if (!grouped)
             return oneBlock(b, l, ivs, ivs[axis], iters[0], iters[1]);
-          // kGroup whole blocks at once; otherwise (the end of the line)
-          // block by block.
+          // kGroup blocks at once, with one copy of the numerics for every
+          // group: a group that runs past the end of the line reads zeros
+          // there (which change no block's amax: |0| is the least) and
+          // stores only its live codes and scales. Only the read and the
+          // stores differ between a whole group and the last one of a line.
           Value b0 =
               arith::MulIOp::create(b, l, ivs[axis], indexConst(b, l, kGroup));
           Value k0 = arith::MulIOp::create(b, l, b0, indexConst(b, l, block));
@@ -220,13 +232,23 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
               arith::AddIOp::create(b, l, k0, indexConst(b, l, kGroup * block));
           Value whole =
               arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule, end, size);
+          SmallVector<Value> at(ivs.begin(), ivs.end());
+          at[axis] = k0;
+          auto readIf = scf::IfOp::create(
+              b, l, whole,
+              [&](OpBuilder &tb, Location tl) {
+                scf::YieldOp::create(
+                    tb, tl, toF32(tb, tl, read(tb, tl, at, kGroup, true)));
+              },
+              [&](OpBuilder &eb, Location el) {
+                scf::YieldOp::create(
+                    eb, el, toF32(eb, el, read(eb, el, at, kGroup, false)));
+              });
+          Value s;
+          Value code = numerics(b, l, readIf.getResult(0), kGroup, s);
           auto ifOp = scf::IfOp::create(
               b, l, whole,
               [&](OpBuilder &tb, Location tl) {
-                SmallVector<Value> at(ivs.begin(), ivs.end());
-                at[axis] = k0;
-                Value s;
-                Value code = compute(tb, tl, at, kGroup, true, s);
                 Value newCodes =
                     writeCodes(tb, tl, code, iters[0], at, axis, Value(), true);
                 // The group's kGroup scales lie together in every layout:
@@ -254,25 +276,39 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
                 scf::YieldOp::create(tb, tl, ValueRange{newCodes, newScales});
               },
               [&](OpBuilder &eb, Location el) {
-                Value left = arith::SubIOp::create(eb, el, numBlocks, b0);
-                Value count = arith::MinUIOp::create(
-                    eb, el, left, indexConst(eb, el, kGroup));
-                auto loop = scf::ForOp::create(
-                    eb, el, indexConst(eb, el, 0), count, indexConst(eb, el, 1),
-                    ValueRange{iters[0], iters[1]},
-                    [&](OpBuilder &lb, Location ll, Value g, ValueRange it) {
-                      Value blk = arith::AddIOp::create(lb, ll, b0, g);
-                      // The at most kGroup - 1 blocks at the end of a line:
-                      // byte codes masked whether whole or ragged (a masked
-                      // vector access each, and a third less code to
-                      // compile); FP4 splits, since its ragged codes are
-                      // stored one by one.
-                      scf::YieldOp::create(
-                          lb, ll,
-                          oneBlock(lb, ll, ivs, blk, it[0], it[1],
-                                   /*maskedOnly=*/codeBits == 8));
-                    });
-                scf::YieldOp::create(eb, el, loop.getResults());
+                // The end of the line: fewer than kGroup * block elements
+                // are left. Their codes (masked for byte codes, one by one
+                // for FP4), then each live block's scale; padding scale
+                // bytes already hold kScalePad (the fill above).
+                Value left = arith::SubIOp::create(eb, el, size, k0);
+                Value newCodes =
+                    writeCodes(eb, el, code, iters[0], at, axis, left, false);
+                Value live = arith::CeilDivUIOp::create(
+                    eb, el, left, indexConst(eb, el, block));
+                Value newScales = iters[1];
+                for (int64_t g = 0; g < kGroup; ++g) {
+                  Value isLive = arith::CmpIOp::create(
+                      eb, el, arith::CmpIPredicate::ult, indexConst(eb, el, g),
+                      live);
+                  auto store = scf::IfOp::create(
+                      eb, el, isLive,
+                      [&](OpBuilder &sb, Location sl) {
+                        Value blk = arith::AddIOp::create(
+                            sb, sl, b0, indexConst(sb, sl, g));
+                        SmallVector<Value> sIdx = scaleIndex(
+                            sb, sl, ivs, axis, blk, numBlocks, layout);
+                        Value byte = vector::ExtractOp::create(sb, sl, s, g);
+                        Value t = tensor::InsertOp::create(
+                            sb, sl, toSmallFloat(sb, sl, byte, scaleElt),
+                            newScales, sIdx);
+                        scf::YieldOp::create(sb, sl, t);
+                      },
+                      [&](OpBuilder &sb, Location sl) {
+                        scf::YieldOp::create(sb, sl, newScales);
+                      });
+                  newScales = store.getResult(0);
+                }
+                scf::YieldOp::create(eb, el, ValueRange{newCodes, newScales});
               });
           return SmallVector<Value>(ifOp.getResults());
         });
