@@ -173,11 +173,9 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
       return {s, newCodes};
     };
 
-    // One block (any axis, any layout), masked when it is the ragged tail;
-    // `maskedOnly`: masked in every case (one copy of the numerics).
+    // One block (any axis, any layout), masked when it is the ragged tail.
     auto oneBlock = [&](OpBuilder &b, Location l, ValueRange ivs, Value blk,
-                        Value codesT, Value scalesT,
-                        bool maskedOnly = false) -> SmallVector<Value> {
+                        Value codesT, Value scalesT) -> SmallVector<Value> {
       Value k0 = arith::MulIOp::create(b, l, blk, indexConst(b, l, block));
       SmallVector<Value> at(ivs.begin(), ivs.end());
       at[axis] = k0;
@@ -200,8 +198,6 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
             b, l, toSmallFloat(b, l, byte, scaleElt), scalesT, sIdx);
         return {newCodes, newScales};
       };
-      if (maskedOnly)
-        return emit(b, l, false);
       return splitOnWholeBlock(b, l, size, k0, block, emit);
     };
 
