@@ -281,29 +281,25 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
                     writeCodes(eb, el, code, iters[0], at, axis, left, false);
                 Value live = arith::CeilDivUIOp::create(
                     eb, el, left, indexConst(eb, el, block));
-                Value newScales = iters[1];
-                for (int64_t g = 0; g < kGroup; ++g) {
-                  Value isLive = arith::CmpIOp::create(
-                      eb, el, arith::CmpIPredicate::ult, indexConst(eb, el, g),
-                      live);
-                  auto store = scf::IfOp::create(
-                      eb, el, isLive,
-                      [&](OpBuilder &sb, Location sl) {
-                        Value blk = arith::AddIOp::create(
-                            sb, sl, b0, indexConst(sb, sl, g));
-                        SmallVector<Value> sIdx = scaleIndex(
-                            sb, sl, ivs, axis, blk, numBlocks, layout);
-                        Value byte = vector::ExtractOp::create(sb, sl, s, g);
-                        Value t = tensor::InsertOp::create(
-                            sb, sl, toSmallFloat(sb, sl, byte, scaleElt),
-                            newScales, sIdx);
-                        scf::YieldOp::create(sb, sl, t);
-                      },
-                      [&](OpBuilder &sb, Location sl) {
-                        scf::YieldOp::create(sb, sl, newScales);
-                      });
-                  newScales = store.getResult(0);
-                }
+                // One scale store in a loop over the live blocks (four
+                // unrolled ones cost 3.5 ms of a quantize's compile).
+                Value newScales =
+                    scf::ForOp::create(
+                        eb, el, indexConst(eb, el, 0), live,
+                        indexConst(eb, el, 1), ValueRange{iters[1]},
+                        [&](OpBuilder &sb, Location sl, Value g,
+                            ValueRange it) {
+                          Value blk = arith::AddIOp::create(sb, sl, b0, g);
+                          SmallVector<Value> sIdx = scaleIndex(
+                              sb, sl, ivs, axis, blk, numBlocks, layout);
+                          Value byte = vector::ExtractOp::create(
+                              sb, sl, s, ArrayRef<OpFoldResult>{g});
+                          Value t = tensor::InsertOp::create(
+                              sb, sl, toSmallFloat(sb, sl, byte, scaleElt),
+                              it[0], sIdx);
+                          scf::YieldOp::create(sb, sl, t);
+                        })
+                        .getResult(0);
                 scf::YieldOp::create(eb, el, ValueRange{newCodes, newScales});
               });
           return SmallVector<Value>(ifOp.getResults());
