@@ -17,8 +17,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <thread>
+#include <vector>
 
 using namespace mlir;
 using namespace mxq;
@@ -116,6 +119,38 @@ TEST_F(HostJITTest, CodeOutlivesOtherModulesCode) {
   // Many compiles in a row, each freed: the JIT takes them all.
   for (int i = 0; i < 20; ++i)
     ASSERT_TRUE(compile(kFunctions, "mul_add", error)) << error;
+}
+
+TEST_F(HostJITTest, CompilesFromSeveralThreadsAtOnce) {
+  // Each thread parses in a context of its own (an MLIRContext is not for
+  // concurrent parsing) and compiles into the one JIT.
+  std::atomic<int> good{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&good, t] {
+      DialectRegistry registry;
+      registerDialects(registry);
+      MLIRContext ctx(registry);
+      ctx.loadDialect<LLVM::LLVMDialect>();
+      for (int i = 0; i < 5; ++i) {
+        OwningOpRef<ModuleOp> module =
+            parseSourceString<ModuleOp>(kFunctions, &ctx);
+        std::string error;
+        auto code = module ? mxq::detail::jitCompileForHost(
+                                 *module, "mul_add", nullptr, {}, error)
+                           : nullptr;
+        if (!code)
+          return;
+        int64_t a = t, b = i, c = 1, r = -1;
+        void *args[] = {&a, &b, &c, &r};
+        code->invoke(args);
+        if (r == t * i + 1)
+          ++good;
+      }
+    });
+  for (std::thread &th : threads)
+    th.join();
+  EXPECT_EQ(good.load(), 20);
 }
 
 TEST_F(HostJITTest, NoSuchFunction) {
