@@ -41,18 +41,26 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
       return failure();
     Value codes = tensor::EmptyOp::create(rw, loc, dims[0], codeElt);
     Value scales = tensor::EmptyOp::create(rw, loc, dims[1], scaleElt);
+    // Groups of four blocks of 32 (one vector of 128 elements): byte codes
+    // and FP4 (packed in memory later, mxq-pack-fp4-memory); FP6 codes stay
+    // block by block.
+    unsigned codeBits = codeElt.getIntOrFloatBitWidth();
+    bool grouped = axis == rank - 1 && (codeBits == 8 || codeBits == 4) &&
+                   block * kGroup <= 4 * 32;
     // Padding scale bytes (the second of an odd line's last pair, a swizzle
     // tile's rows and columns past the data) hold kScalePad. The linear
     // layout has none: every byte is a block's scale, written below, and a
     // fill would only be written over (a byte loop over all the scales).
-    if (layout != dialect::ScaleLayout::linear) {
-      Value pad = toSmallFloat(
-          rw, loc, num::i32Const(rw, loc, rw.getI32Type(), ::mxq::kScalePad),
-          scaleElt);
+    // Paired scales in groups have one pad byte a line at most, which the
+    // last group of the line writes (below) instead of a fill of them all.
+    Value pad = toSmallFloat(
+        rw, loc, num::i32Const(rw, loc, rw.getI32Type(), ::mxq::kScalePad),
+        scaleElt);
+    bool padInLastGroup = grouped && layout == dialect::ScaleLayout::pairs;
+    if (layout != dialect::ScaleLayout::linear && !padInLastGroup)
       scales =
           linalg::FillOp::create(rw, loc, ValueRange{pad}, ValueRange{scales})
               .getResult(0);
-    }
 
     SmallVector<Value> lbs, ubs, steps;
     blockLoopBounds(rw, loc, input, axis, block, lbs, ubs, steps);
@@ -201,12 +209,6 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
       return splitOnWholeBlock(b, l, size, k0, block, emit);
     };
 
-    // Groups of four blocks of 32 (one vector of 128 elements): byte codes
-    // and FP4 (packed in memory later, mxq-pack-fp4-memory); FP6 codes stay
-    // block by block.
-    unsigned codeBits = codeElt.getIntOrFloatBitWidth();
-    bool grouped = axis == rank - 1 && (codeBits == 8 || codeBits == 4) &&
-                   block * kGroup <= 4 * 32;
     if (grouped)
       ubs[axis] = arith::CeilDivUIOp::create(rw, loc, numBlocks,
                                              indexConst(rw, loc, kGroup));
@@ -300,6 +302,30 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
                           scf::YieldOp::create(sb, sl, t);
                         })
                         .getResult(0);
+                if (padInLastGroup) {
+                  // An odd number of blocks: the pad byte after the last.
+                  Value odd = arith::CmpIOp::create(
+                      eb, el, arith::CmpIPredicate::ne,
+                      arith::RemUIOp::create(eb, el, live,
+                                             indexConst(eb, el, 2)),
+                      indexConst(eb, el, 0));
+                  auto padIf = scf::IfOp::create(
+                      eb, el, odd,
+                      [&](OpBuilder &pb, Location pl) {
+                        Value blk = arith::AddIOp::create(pb, pl, b0, live);
+                        SmallVector<Value> sIdx = scaleIndex(
+                            pb, pl, ivs, axis, blk, numBlocks, layout);
+                        scf::YieldOp::create(
+                            pb, pl,
+                            tensor::InsertOp::create(pb, pl, pad, newScales,
+                                                     sIdx)
+                                .getResult());
+                      },
+                      [&](OpBuilder &pb, Location pl) {
+                        scf::YieldOp::create(pb, pl, newScales);
+                      });
+                  newScales = padIf.getResult(0);
+                }
                 scf::YieldOp::create(eb, el, ValueRange{newCodes, newScales});
               });
           return SmallVector<Value>(ifOp.getResults());

@@ -149,3 +149,19 @@ func.func @fake_quant(%x: tensor<?x?xf32>, %s: tensor<1xf32>, %z: tensor<1xf32>)
 // LLVM-NOT: mxq.
 // LLVM-NOT: arith.
 // LLVM: llvm.intr.vector.reduce.umax
+
+// Paired scales in four-block groups: no fill of the scales; the last group
+// of a line writes its live blocks' scales, then, when their number is odd,
+// the pad byte after them (the second of the line's last pair).
+// CHECK-LABEL: func @grouped_pairs_pad
+// CHECK-NOT: linalg.fill
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK: tensor.insert {{.*}} : tensor<?x?x2xf8E8M0FNU>
+// CHECK: %[[ODD:.*]] = arith.cmpi ne
+// CHECK: scf.if %[[ODD]]
+// CHECK: tensor.insert %[[PAD:.*]] into {{.*}} : tensor<?x?x2xf8E8M0FNU>
+func.func @grouped_pairs_pad(%x: tensor<?x?xbf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = rceil inf = saturate layout = pairs : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>
+}
