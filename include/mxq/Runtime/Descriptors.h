@@ -50,11 +50,6 @@ bool lowerModule(mlir::ModuleOp module,
 /// Initialises LLVM's native target (once).
 void initializeNativeTarget();
 
-/// LLVM's scalar clean-up of a module whose loops MLIR has already
-/// vectorized and unrolled (the CPU target's kernels), instead of an
-/// O-level.
-llvm::Error optimizeVectorizedModule(llvm::Module *module);
-
 /// JIT-compiles `module` (LLVM dialect), optimising its LLVM IR with
 /// `optimize`, loading `libs`; null and a sentence in `error` on failure.
 std::unique_ptr<mlir::ExecutionEngine>

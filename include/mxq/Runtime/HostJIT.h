@@ -33,9 +33,9 @@ public:
   HostCode(const HostCode &) = delete;
   HostCode &operator=(const HostCode &) = delete;
 
-  /// Calls `function` (a function of the module that returns nothing, or
-  /// whose result `args` ends with a pointer to) through its packed form:
-  /// `args[i]` points to the i-th argument.
+  /// Calls the function this code was compiled for through its packed
+  /// form: `args[i]` points to its i-th argument, and where it returns a
+  /// value, the pointer after the arguments' is where that goes.
   void invoke(void **args) const { packed(args); }
 
 private:

@@ -162,7 +162,7 @@ CPUExecutable::compile(ModuleOp module, const std::string &entry,
   }
 #endif
   std::shared_ptr<detail::HostCode> code = detail::jitCompileForHost(
-      module, "_mlir_ciface_" + entry, detail::optimizeVectorizedModule, libs,
+      module, "_mlir_ciface_" + entry, cpu::optimizeVectorizedModule, libs,
       error);
   if (!code)
     return nullptr;

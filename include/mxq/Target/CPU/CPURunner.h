@@ -7,9 +7,15 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include "llvm/Support/Error.h"
+
 #include <memory>
 #include <string>
 #include <vector>
+
+namespace llvm {
+class Module;
+} // namespace llvm
 
 namespace mxq {
 
@@ -66,6 +72,15 @@ bool runOnCPU(mlir::ModuleOp module, const std::string &entry,
               const std::vector<RawTensor> &inputs,
               std::vector<RawTensor> &results, std::string &error,
               llvm::ArrayRef<int64_t> tileSizes = {});
+
+namespace cpu {
+/// The CPU target's LLVM IR pipeline before code generation: LLVM's scalar
+/// clean-up of a module whose loops MLIR has already vectorized and
+/// unrolled (instead of an O-level), then shuffles that take half of a
+/// vector wider than 512 bits rewritten over its two halves (the x86 back
+/// end's cost; see LLVMCleanup.cpp).
+llvm::Error optimizeVectorizedModule(llvm::Module *module);
+} // namespace cpu
 
 } // namespace mxq
 
