@@ -6,8 +6,10 @@
 // the kernels write fresh results), the time to compile each function from
 // text to machine code with the compile cache off (after a start-up compile
 // of a one-block quantize, whose time is printed first: the process's first
-// compile pays for what all share), and the time to compile it again
-// through the cache. Prints Gelem/s and the ratio of the
+// compile pays for what all share): the best of three such compiles, as
+// speed is the best of several runs, and the first of them, which also pays
+// for the code of LLVM's that this kind of function is the first to use;
+// and the time to compile it again through the cache. Prints Gelem/s and the ratio of the
 // copy's time to the kernel's (1.0 = as fast as copying the input), then the
 // same kernel compiled for every core (OpenMP; --num-threads N for N) and
 // its speed-up over one thread. The MXFP8 quantizes are also measured
@@ -222,10 +224,24 @@ int main(int argc, char **argv) {
     // through the compile cache (what a caller who runs the op again pays).
     options.cache = false;
     auto exe = cpu->compile(*module, "f", options, error);
-    auto t1 = Clock::now();
+    double firstCompile = seconds(t0, Clock::now());
     if (!exe) {
       llvm::errs() << error << "\n";
       return 1;
+    }
+    // Two more cold compiles of the same text (the cache is off): the
+    // machine is noisy, so the compile time is their best, like the speed.
+    double bestCompile = firstCompile;
+    for (int r = 0; r < 2; ++r) {
+      auto c0 = Clock::now();
+      OwningOpRef<ModuleOp> same =
+          parseSourceString<ModuleOp>(moduleText(c), &context);
+      if (!same || !cpu->compile(*same, "f", options, error)) {
+        llvm::errs() << "cannot compile '" << c.name << "' again: " << error
+                     << "\n";
+        return 1;
+      }
+      bestCompile = std::min(bestCompile, seconds(c0, Clock::now()));
     }
     options.cache = true;
     double cachedCompile = 1e30;
@@ -347,9 +363,9 @@ int main(int argc, char **argv) {
     else
       llvm::outs() << llvm::format(" %10s %8s", "-", "-");
     llvm::outs() << "   (compile "
-                 << llvm::format("%.0f", seconds(t0, t1) * 1e3)
-                 << " ms, cached " << llvm::format("%.2f", cachedCompile * 1e3)
-                 << " ms)\n";
+                 << llvm::format("%.0f", bestCompile * 1e3) << " ms, first "
+                 << llvm::format("%.0f", firstCompile * 1e3) << " ms, cached "
+                 << llvm::format("%.2f", cachedCompile * 1e3) << " ms)\n";
   }
   return 0;
 }

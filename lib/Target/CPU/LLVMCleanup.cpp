@@ -65,11 +65,12 @@ llvm::Error optimizeVectorizedModule(llvm::Module *module) {
   // loops: the dual 7% faster than without). LLVM's O3 adds
   // its loop and SLP vectorizers and unrollers on top, which find nothing
   // to vectorize here and cost 3-6x this pipeline's compile time
-  // (docs/Rationale.md, "LLVM pipeline of the CPU target").
+  // (docs/Rationale.md, "LLVM pipeline of the CPU target"). One instcombine
+  // before GVN: a second one after it saved 2 of 470 instructions of a
+  // quantize and 1 of 1740 of the dual, and cost 0.9 ms a compile.
   static constexpr const char *kPipeline =
       "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,"
       "simplifycfg,loop-mssa(licm),loop(loop-rotate,loop-idiom),gvn,"
-      "instcombine<no-verify-fixpoint>,"
       "simplifycfg)";
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
