@@ -174,6 +174,42 @@ TEST_F(NumericsJit, EncodeEveryF16AndBF16InEveryFormatAndRounding) {
         }
 }
 
+/// Every infinity and NaN (both signs, every payload) and the values next to
+/// them: encodeElement's RNE path takes the sign from one signed comparison
+/// (negative and not NaN) and, where the NaN code is the largest code, lets a
+/// NaN's magnitude saturate to it; neither may depend on the payload.
+TEST_F(NumericsJit, EncodeEveryInfinityAndNaNPayloadWithBothSigns) {
+  std::vector<float> inputs;
+  for (uint32_t sign : {0u, 0x80000000u}) {
+    for (uint32_t m = 0; m <= 0x7FFFFF; ++m)
+      inputs.push_back(ref::fromBits(sign | 0x7F800000u | m));
+    for (uint32_t m = 0x7FFF00; m <= 0x7FFFFF; ++m) // the largest finites
+      inputs.push_back(ref::fromBits(sign | 0x7F000000u | m));
+    for (uint32_t bits = 0; bits < 256; ++bits) // zeros, subnormals
+      inputs.push_back(ref::fromBits(sign | bits));
+  }
+  for (ElementFormat f : kFormats)
+    for (NanElement nan : {NanElement::Max, NanElement::Zero}) {
+      if (formatInfo(f).hasNaN && nan == NanElement::Zero)
+        continue;
+      std::vector<uint32_t> got = run(
+          [&](OpBuilder &b, Location l, Value x) {
+            return num::encodeElement(b, l, x, f, Rounding::RNE, nan);
+          },
+          /*vectorForm=*/true, inputs);
+      size_t mismatches = 0;
+      for (size_t i = 0; i < inputs.size(); ++i)
+        if (got[i] != ref::encodeElement(inputs[i], f, Rounding::RNE, nan) &&
+            mismatches++ < 3)
+          ADD_FAILURE() << formatInfo(f).name << " input bits " << std::hex
+                        << ref::bitsOf(inputs[i]) << ": got " << got[i]
+                        << ", reference "
+                        << int(ref::encodeElement(inputs[i], f, Rounding::RNE,
+                                                  nan));
+      EXPECT_EQ(mismatches, 0u);
+    }
+}
+
 /// The contract of a target's conversion instructions, in integer IR: exact
 /// on what encodeElement and scaleByte hand them (finite values; positive
 /// finite d), and a poison byte (0x55) on anything else, which the callers
