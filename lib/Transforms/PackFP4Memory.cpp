@@ -365,6 +365,22 @@ Value liveLanes(OpBuilder &b, Location l, const Packed &p, Value start,
   return arith::MinUIOp::create(b, l, room, n);
 }
 
+/// The bytes `value` (vector<n x f4E2M1FN>) is a bitcast of
+/// (vector<n/2 x i8> through vector<n x i4>: element 2i the low nibble of
+/// byte i, as in memory), if it is one.
+Value packedSourceOf(Value value) {
+  auto cast = value.getDefiningOp<arith::BitcastOp>();
+  if (!cast)
+    return Value();
+  auto bits = cast.getIn().getDefiningOp<vector::BitCastOp>();
+  if (!bits)
+    return Value();
+  auto type = dyn_cast<VectorType>(bits.getSource().getType());
+  if (!type || type.getRank() != 1 || !type.getElementType().isInteger(8))
+    return Value();
+  return bits.getSource();
+}
+
 /// Writes `value` (vector<n x f4E2M1FN>) along `access.dim` from
 /// `indices`: packed bytes where the codes start on a byte of a row and
 /// fill whole bytes, otherwise code by code (past the end only where in
@@ -372,7 +388,27 @@ Value liveLanes(OpBuilder &b, Location l, const Packed &p, Value start,
 void writeVector(OpBuilder &b, Location l, const Packed &p, Value value,
                  ValueRange indices, const VectorAccess &access,
                  bool evenColumn) {
-  Value codes = codeBytes(b, l, value);
+  // Codes that were packed already (a bitcast of bytes, element 2i in the
+  // low nibble of byte i: what a quantize of bf16 into FP4 makes) are
+  // written as those bytes, and read lane by lane from them.
+  Value packed = packedSourceOf(value);
+  Value codes = packed ? Value() : codeBytes(b, l, value);
+  auto codeAt = [&](OpBuilder &cb, Location cl, Value k) -> Value {
+    if (!packed)
+      return vector::ExtractOp::create(cb, cl, codes, ArrayRef<OpFoldResult>{k});
+    Value byte = vector::ExtractOp::create(
+        cb, cl, packed,
+        ArrayRef<OpFoldResult>{
+            arith::ShRUIOp::create(cb, cl, k, idx(cb, cl, 1)).getResult()});
+    Value shift = arith::MulIOp::create(
+        cb, cl,
+        arith::IndexCastUIOp::create(
+            cb, cl, cb.getI8Type(),
+            arith::AndIOp::create(cb, cl, k, idx(cb, cl, 1))),
+        i8c(cb, cl, 4));
+    return arith::AndIOp::create(
+        cb, cl, arith::ShRUIOp::create(cb, cl, byte, shift), i8c(cb, cl, 0xF));
+  };
   // Code by code in a loop (not unrolled: this is the rare path, and n
   // unrolled read-modify-writes cost every target compile time).
   auto byLanes = [&](OpBuilder &eb, Location el) {
@@ -383,9 +419,7 @@ void writeVector(OpBuilder &b, Location l, const Packed &p, Value value,
         [&](OpBuilder &lb, Location ll, Value k, ValueRange) {
           SmallVector<Value> at(indices);
           at[access.dim] = arith::AddIOp::create(lb, ll, start, k);
-          Value code = vector::ExtractOp::create(lb, ll, codes,
-                                                 ArrayRef<OpFoldResult>{k});
-          storeCode(lb, ll, p, code, at);
+          storeCode(lb, ll, p, codeAt(lb, ll, k), at);
           scf::YieldOp::create(lb, ll);
         });
   };
@@ -398,8 +432,9 @@ void writeVector(OpBuilder &b, Location l, const Packed &p, Value value,
     auto [byteAt, c] = p.locate(tb, tl, indices);
     (void)c;
     // A transfer, so that a target proves its alignment as any other.
-    vector::TransferWriteOp::create(tb, tl, packPairs(tb, tl, codes), p.bytes,
-                                    byteAt, ArrayRef<bool>{true});
+    vector::TransferWriteOp::create(tb, tl,
+                                    packed ? packed : packPairs(tb, tl, codes),
+                                    p.bytes, byteAt, ArrayRef<bool>{true});
   };
   if (matchPattern(whole, m_One())) {
     writeWhole(b, l);

@@ -177,3 +177,29 @@ func.func @bytes(%m: memref<?x?xf8E4M3FN>, %i: index) -> f8E4M3FN {
   %v = memref.load %m[%i, %i] : memref<?x?xf8E4M3FN>
   return %v : f8E4M3FN
 }
+
+// -----
+
+// Codes packed already (a bitcast of bytes, element 2i the low nibble of
+// byte i: what a quantize of bf16 into FP4 makes) are written as those
+// bytes, without the even/odd shuffles; code by code, each lane is its
+// byte's low or high nibble.
+// CHECK-LABEL: func.func @transfer_write_packed(
+// CHECK: scf.if
+// CHECK-NOT: vector.shuffle
+// CHECK:   vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<4xi8>, memref<?x?xi8, strided<[?, 1]>>
+// CHECK: } else {
+// CHECK:   scf.for %[[K:.*]] = %c0{{.*}} to %c8 step %c1{{.*}} {
+// CHECK:     %[[HALF:.*]] = arith.shrui %[[K]], %c1
+// CHECK:     %[[BYTE:.*]] = vector.extract %{{.*}}[%[[HALF]]] : i8 from vector<4xi8>
+// CHECK:     %[[NIB:.*]] = arith.shrui %[[BYTE]]
+// CHECK:     arith.andi %[[NIB]]
+// CHECK:     memref.store %{{.*}} : memref<?x?xi8, strided<[?, 1]>>
+// CHECK-NOT: vector.shuffle
+// CHECK: return
+func.func @transfer_write_packed(%m: memref<?x?xf4E2M1FN>, %b: vector<4xi8>, %i: index, %j: index) {
+  %n = vector.bitcast %b : vector<4xi8> to vector<8xi4>
+  %v = arith.bitcast %n : vector<8xi4> to vector<8xf4E2M1FN>
+  vector.transfer_write %v, %m[%i, %j] {in_bounds = [true]} : vector<8xf4E2M1FN>, memref<?x?xf4E2M1FN>
+  return
+}

@@ -91,7 +91,8 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
         return policies.encode(b, l, product(b, l, x, r), native());
       }
       VectorType tile = VectorType::get({group, block}, b.getF32Type());
-      x = vector::ShapeCastOp::create(b, l, tile, x);
+      if (x.getType() != tile) // pairsToF32 reads the group as its tile
+        x = vector::ShapeCastOp::create(b, l, tile, x);
       // One amax per row of the tile (the tail reads as 0).
       Value amax = num::blockAmax(b, l, x, {false, true});
       Value r;
@@ -209,6 +210,88 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
       return splitOnWholeBlock(b, l, size, k0, block, emit);
     };
 
+    // bf16 into FP4 codes along the last axis: each 32-bit lane of the
+    // input holds two neighbours, element 2i in its low half, so the even
+    // elements are the lanes shifted up and the odd ones the lanes masked:
+    // one operation each, without widening, and each block is read as its
+    // even then its odd elements. The amax of a block is the same (the
+    // same elements), each code is its element's, and the codes come out
+    // in the order that packs them (below).
+    bool pairLanes = grouped && inType.getElementType().isBF16() &&
+                     isa<Float4E2M1FNType>(codeElt) && block % 2 == 0;
+    auto pairsToF32 = [&](OpBuilder &b, Location l, Value v) -> Value {
+      int64_t n = cast<VectorType>(v.getType()).getNumElements();
+      Value halfs = arith::BitcastOp::create(
+          b, l, VectorType::get({n}, b.getI16Type()), v);
+      Value pairs = vector::ShapeCastOp::create(
+          b, l, VectorType::get({n / block, block / 2}, b.getI32Type()),
+          vector::BitCastOp::create(
+              b, l, VectorType::get({n / 2}, b.getI32Type()), halfs));
+      Value even = arith::ShLIOp::create(
+          b, l, pairs, num::i32Const(b, l, pairs.getType(), 16));
+      Value odd = arith::AndIOp::create(
+          b, l, pairs,
+          num::i32Const(b, l, pairs.getType(), int32_t(0xFFFF0000u)));
+      auto rows = VectorType::get({n / block, block}, b.getI32Type());
+      Value x = arith::ConstantOp::create(b, l, rows, b.getZeroAttr(rows));
+      x = vector::InsertStridedSliceOp::create(b, l, even, x,
+                                               ArrayRef<int64_t>{0, 0},
+                                               ArrayRef<int64_t>{1, 1});
+      x = vector::InsertStridedSliceOp::create(b, l, odd, x,
+                                               ArrayRef<int64_t>{0, block / 2},
+                                               ArrayRef<int64_t>{1, 1});
+      // As the group's tile (the numerics' shape), so that no flattening
+      // into one vector of n lanes and back goes through the branches.
+      return arith::BitcastOp::create(
+          b, l, VectorType::get({n / block, block}, b.getF32Type()), x);
+    };
+    // Packed FP4 codes (a bitcast of their bytes) at `at` along the last
+    // axis: one vector write of a whole group; the `count` live codes of
+    // the last group of a line one by one in a loop, each its byte's low
+    // or high nibble (read-modify-writes of packed bytes in memory).
+    auto writePacked = [&](OpBuilder &b, Location l, Value codesV,
+                           Value codesT, ArrayRef<Value> at,
+                           Value count) -> Value {
+      if (!count)
+        return vector::TransferWriteOp::create(
+                   b, l, codesV, codesT, at,
+                   AffineMap::get(rank, 0, b.getAffineDimExpr(axis)),
+                   ArrayRef<bool>{true})
+            .getResult();
+      Value bytes = codesV.getDefiningOp<arith::BitcastOp>()
+                        .getIn()
+                        .getDefiningOp<vector::BitCastOp>()
+                        .getSource();
+      return scf::ForOp::create(
+                 b, l, indexConst(b, l, 0), count, indexConst(b, l, 1),
+                 ValueRange{codesT},
+                 [&](OpBuilder &lb, Location ll, Value k, ValueRange it) {
+                   Value byte = vector::ExtractOp::create(
+                       lb, ll, bytes,
+                       ArrayRef<OpFoldResult>{
+                           arith::ShRUIOp::create(lb, ll, k,
+                                                  indexConst(lb, ll, 1))
+                               .getResult()});
+                   Value shift = arith::MulIOp::create(
+                       lb, ll,
+                       arith::IndexCastUIOp::create(
+                           lb, ll, lb.getI8Type(),
+                           arith::AndIOp::create(lb, ll, k,
+                                                 indexConst(lb, ll, 1))),
+                       arith::ConstantIntOp::create(lb, ll, 4, 8));
+                   Value code = arith::AndIOp::create(
+                       lb, ll, arith::ShRUIOp::create(lb, ll, byte, shift),
+                       arith::ConstantIntOp::create(lb, ll, 0xF, 8));
+                   SmallVector<Value> pos(at.begin(), at.end());
+                   pos[axis] = arith::AddIOp::create(lb, ll, at[axis], k);
+                   Value t = tensor::InsertOp::create(
+                       lb, ll, toSmallFloat(lb, ll, code, codeElt), it[0],
+                       pos);
+                   scf::YieldOp::create(lb, ll, t);
+                 })
+          .getResult(0);
+    };
+
     if (grouped)
       ubs[axis] = arith::CeilDivUIOp::create(rw, loc, numBlocks,
                                              indexConst(rw, loc, kGroup));
@@ -232,23 +315,59 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
               arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule, end, size);
           SmallVector<Value> at(ivs.begin(), ivs.end());
           at[axis] = k0;
+          auto groupF32 = [&](OpBuilder &rb, Location rl, bool inBounds) {
+            Value v = read(rb, rl, at, kGroup, inBounds);
+            return pairLanes ? pairsToF32(rb, rl, v) : toF32(rb, rl, v);
+          };
           auto readIf = scf::IfOp::create(
               b, l, whole,
               [&](OpBuilder &tb, Location tl) {
-                scf::YieldOp::create(
-                    tb, tl, toF32(tb, tl, read(tb, tl, at, kGroup, true)));
+                scf::YieldOp::create(tb, tl, groupF32(tb, tl, true));
               },
               [&](OpBuilder &eb, Location el) {
-                scf::YieldOp::create(
-                    eb, el, toF32(eb, el, read(eb, el, at, kGroup, false)));
+                scf::YieldOp::create(eb, el, groupF32(eb, el, false));
               });
           Value s;
           Value code = numerics(b, l, readIf.getResult(0), kGroup, s);
+          if (pairLanes) {
+            // Each block's even elements' codes, then its odd elements':
+            // byte i of the block is code 2i | code (2i + 1) << 4, the
+            // packed FP4 bytes (mxq-pack-fp4-memory writes them as they
+            // are), without a shuffle.
+            Value halves = vector::ShapeCastOp::create(
+                b, l, VectorType::get({2 * kGroup, block / 2}, b.getI32Type()),
+                code);
+            SmallVector<int64_t> evenRows, oddRows;
+            for (int64_t g = 0; g < kGroup; ++g) {
+              evenRows.push_back(2 * g);
+              oddRows.push_back(2 * g + 1);
+            }
+            Value lo =
+                vector::ShuffleOp::create(b, l, halves, halves, evenRows);
+            Value hi = vector::ShuffleOp::create(b, l, halves, halves, oddRows);
+            Value bytes = arith::OrIOp::create(
+                b, l, lo,
+                arith::ShLIOp::create(
+                    b, l, hi,
+                    num::i32Const(b, l, hi.getType(), 4)));
+            int64_t n = kGroup * block;
+            bytes = arith::TruncIOp::create(
+                b, l, VectorType::get({n / 2}, b.getI8Type()),
+                vector::ShapeCastOp::create(
+                    b, l, VectorType::get({n / 2}, b.getI32Type()), bytes));
+            code = arith::BitcastOp::create(
+                b, l, VectorType::get({n}, codeElt),
+                vector::BitCastOp::create(
+                    b, l, VectorType::get({n}, b.getIntegerType(4)), bytes));
+          }
           auto ifOp = scf::IfOp::create(
               b, l, whole,
               [&](OpBuilder &tb, Location tl) {
                 Value newCodes =
-                    writeCodes(tb, tl, code, iters[0], at, axis, Value(), true);
+                    pairLanes
+                        ? writePacked(tb, tl, code, iters[0], at, Value())
+                        : writeCodes(tb, tl, code, iters[0], at, axis, Value(),
+                                     true);
                 // The group's kGroup scales lie together in every layout:
                 // consecutive bytes (linear), two whole pairs (pairs), or
                 // one 4-byte row of a 128 x 4 tile (swizzled, since b0 is a
@@ -283,7 +402,10 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
                 // also writes, with kScalePad.
                 Value left = arith::SubIOp::create(eb, el, size, k0);
                 Value newCodes =
-                    writeCodes(eb, el, code, iters[0], at, axis, left, false);
+                    pairLanes
+                        ? writePacked(eb, el, code, iters[0], at, left)
+                        : writeCodes(eb, el, code, iters[0], at, axis, left,
+                                     false);
                 Value live = arith::CeilDivUIOp::create(
                     eb, el, left, indexConst(eb, el, block));
                 Value stored = live;

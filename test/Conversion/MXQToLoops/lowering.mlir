@@ -167,3 +167,33 @@ func.func @grouped_pairs_pad(%x: tensor<?x?xbf16>) -> (tensor<?x?xf4E2M1FN>, ten
   %q, %s = mxq.quantize %x axis = 1 scale = rceil inf = saturate layout = pairs : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>
   return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>
 }
+
+// bf16 into FP4 along the last axis: a group is read as 64 lanes of 32 bits,
+// each block as its even elements (the lanes shifted up by 16) then its odd
+// ones (the lanes' high halves), which the numerics take as the 4 x 32 tile;
+// the codes pack as even | odd << 4 (no shuffle of lanes), a bitcast of the
+// 64 bytes is written whole, and the last group writes its live codes one by
+// one from the same bytes.
+// CHECK-LABEL: func @grouped_bf16_fp4_pairs_of_lanes
+// CHECK: vector.bitcast %{{.*}} : vector<128xi16> to vector<64xi32>
+// CHECK: %[[EVEN:.*]] = arith.shli %{{.*}} : vector<4x16xi32>
+// CHECK: %[[ODD:.*]] = arith.andi %{{.*}} : vector<4x16xi32>
+// CHECK: vector.insert_strided_slice %[[EVEN]], %{{.*}} {offsets = [0, 0]
+// CHECK: vector.insert_strided_slice %[[ODD]], %{{.*}} {offsets = [0, 16]
+// CHECK: scf.yield %{{.*}} : vector<4x32xf32>
+// CHECK: %[[LO:.*]] = vector.shuffle %[[HALVES:.*]], %[[HALVES]] [0, 2, 4, 6] : vector<8x16xi32>
+// CHECK: %[[HI:.*]] = vector.shuffle %[[HALVES]], %[[HALVES]] [1, 3, 5, 7] : vector<8x16xi32>
+// CHECK: %[[SHIFTED:.*]] = arith.shli %[[HI]]
+// CHECK: arith.ori %[[LO]], %[[SHIFTED]] : vector<4x16xi32>
+// CHECK: %[[BYTES:.*]] = arith.trunci %{{.*}} : vector<64xi32> to vector<64xi8>
+// CHECK: %[[NIBBLES:.*]] = vector.bitcast %[[BYTES]] : vector<64xi8> to vector<128xi4>
+// CHECK: %[[CODES:.*]] = arith.bitcast %[[NIBBLES]] : vector<128xi4> to vector<128xf4E2M1FN>
+// CHECK: vector.transfer_write %[[CODES]], {{.*}} {in_bounds = [true]} : vector<128xf4E2M1FN>, tensor<?x?xf4E2M1FN>
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK: vector.extract %[[BYTES]][%{{.*}}] : i8 from vector<64xi8>
+// CHECK: tensor.insert %{{.*}} : tensor<?x?xf4E2M1FN>
+func.func @grouped_bf16_fp4_pairs_of_lanes(%x: tensor<?x?xbf16>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 scale = rceil : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>
+  return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>
+}
