@@ -210,15 +210,15 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
       return splitOnWholeBlock(b, l, size, k0, block, emit);
     };
 
-    // bf16 into FP4 codes along the last axis: each 32-bit lane of the
-    // input holds two neighbours, element 2i in its low half, so the even
+    // bf16 along the last axis in groups: each 32-bit lane of the input
+    // holds two neighbours, element 2i in its low half, so the even
     // elements are the lanes shifted up and the odd ones the lanes masked:
     // one operation each, without widening, and each block is read as its
     // even then its odd elements. The amax of a block is the same (the
-    // same elements), each code is its element's, and the codes come out
-    // in the order that packs them (below).
+    // same elements), each code is its element's, and code 2i and code
+    // 2i + 1 meet in one lane again when they are packed (below).
     bool pairLanes = grouped && inType.getElementType().isBF16() &&
-                     isa<Float4E2M1FNType>(codeElt) && block % 2 == 0;
+                     block % 2 == 0;
     auto pairsToF32 = [&](OpBuilder &b, Location l, Value v) -> Value {
       int64_t n = cast<VectorType>(v.getType()).getNumElements();
       Value halfs = arith::BitcastOp::create(
@@ -245,18 +245,21 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
       return arith::BitcastOp::create(
           b, l, VectorType::get({n / block, block}, b.getF32Type()), x);
     };
-    // Packed FP4 codes (a bitcast of their bytes) at `at` along the last
-    // axis: one vector write of a whole group; the `count` live codes of
-    // the last group of a line one by one in a loop, each its byte's low
-    // or high nibble (read-modify-writes of packed bytes in memory).
+    // The codes of pairLanes (a bitcast of their bytes) at `at` along the
+    // last axis: one vector write of a whole group; for the last group of
+    // a line, its `count` live codes: a masked write of byte codes, or FP4
+    // codes one by one in a loop, each its byte's low or high nibble
+    // (read-modify-writes of packed bytes in memory).
     auto writePacked = [&](OpBuilder &b, Location l, Value codesV,
                            Value codesT, ArrayRef<Value> at,
                            Value count) -> Value {
-      if (!count)
+      // Byte codes: one write, masked past the end of the line for the
+      // last group.
+      if (!count || codeBits == 8)
         return vector::TransferWriteOp::create(
                    b, l, codesV, codesT, at,
                    AffineMap::get(rank, 0, b.getAffineDimExpr(axis)),
-                   ArrayRef<bool>{true})
+                   ArrayRef<bool>{!count})
             .getResult();
       Value bytes = codesV.getDefiningOp<arith::BitcastOp>()
                         .getIn()
@@ -330,10 +333,12 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
           Value s;
           Value code = numerics(b, l, readIf.getResult(0), kGroup, s);
           if (pairLanes) {
-            // Each block's even elements' codes, then its odd elements':
-            // byte i of the block is code 2i | code (2i + 1) << 4, the
-            // packed FP4 bytes (mxq-pack-fp4-memory writes them as they
-            // are), without a shuffle.
+            // Each block's even elements' codes, then its odd elements'.
+            // Code 2i and code 2i + 1 side by side in one 32-bit lane are
+            // the element order in memory: FP4's packed byte i (even | odd
+            // << 4, which mxq-pack-fp4-memory writes as it is) or FP8's
+            // two bytes (even | odd << 8, truncated to 16 bits), without a
+            // shuffle of lanes.
             Value halves = vector::ShapeCastOp::create(
                 b, l, VectorType::get({2 * kGroup, block / 2}, b.getI32Type()),
                 code);
@@ -345,20 +350,24 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
             Value lo =
                 vector::ShuffleOp::create(b, l, halves, halves, evenRows);
             Value hi = vector::ShuffleOp::create(b, l, halves, halves, oddRows);
-            Value bytes = arith::OrIOp::create(
-                b, l, lo,
-                arith::ShLIOp::create(
-                    b, l, hi,
-                    num::i32Const(b, l, hi.getType(), 4)));
             int64_t n = kGroup * block;
-            bytes = arith::TruncIOp::create(
-                b, l, VectorType::get({n / 2}, b.getI8Type()),
-                vector::ShapeCastOp::create(
-                    b, l, VectorType::get({n / 2}, b.getI32Type()), bytes));
+            Value pairs = vector::ShapeCastOp::create(
+                b, l, VectorType::get({n / 2}, b.getI32Type()),
+                arith::OrIOp::create(
+                    b, l, lo,
+                    arith::ShLIOp::create(
+                        b, l, hi,
+                        num::i32Const(b, l, hi.getType(), codeBits))));
+            // 2 x codeBits bits a pair: i8 (FP4) or i16 (FP8).
+            Value packed = arith::TruncIOp::create(
+                b, l,
+                VectorType::get({n / 2}, b.getIntegerType(2 * codeBits)),
+                pairs);
             code = arith::BitcastOp::create(
                 b, l, VectorType::get({n}, codeElt),
                 vector::BitCastOp::create(
-                    b, l, VectorType::get({n}, b.getIntegerType(4)), bytes));
+                    b, l, VectorType::get({n}, b.getIntegerType(codeBits)),
+                    packed));
           }
           auto ifOp = scf::IfOp::create(
               b, l, whole,

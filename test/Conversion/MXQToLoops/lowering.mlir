@@ -14,14 +14,18 @@
 // CHECK: scf.for
 // Four blocks at once, one copy of the numerics for every group: a whole
 // group is read unmasked, the last of a line masked (zeros past its end).
-// CHECK: scf.if {{.*}} -> (vector<128xf32>)
+// bf16 is read as 32-bit lanes of two elements, each block as its even
+// elements (shifted up) then its odd ones (low halves cleared), as the
+// group's 4 x 32 tile.
+// CHECK: scf.if {{.*}} -> (vector<4x32xf32>)
 // CHECK: vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<?x?xbf16>, vector<128xbf16>
 // CHECK: arith.bitcast {{.*}} : vector<128xbf16> to vector<128xi16>
+// CHECK: vector.bitcast {{.*}} : vector<128xi16> to vector<64xi32>
 // CHECK: arith.shli
 // CHECK: } else {
 // CHECK: vector.transfer_read {{.*}} : tensor<?x?xbf16>, vector<128xbf16>
 // CHECK-NOT: in_bounds
-// CHECK: scf.yield {{.*}} : vector<128xf32>
+// CHECK: scf.yield {{.*}} : vector<4x32xf32>
 // Each block's amax by a tree of register-wide pieces: every block halved
 // to 16 lanes, then neighbours merged (half of each row's lanes against the
 // other half), down to one lane a block; no shuffle wider than 32 lanes.
@@ -34,9 +38,11 @@
 // CHECK: arith.mulf {{.*}} : vector<4x32xf32>
 // Then the stores: a whole group's codes and four scales as one vector each;
 // at the end of a line the codes masked and the live blocks' scales in a
-// loop.
+// loop. The codes of elements 2i and 2i + 1 meet in one 32-bit lane (even |
+// odd << 8), truncated to 16 bits: the bytes in element order.
+// CHECK: arith.trunci {{.*}} : vector<64xi32> to vector<64xi16>
+// CHECK: vector.bitcast {{.*}} : vector<64xi16> to vector<128xi8>
 // CHECK: scf.if
-// CHECK: arith.bitcast {{.*}} : vector<128xi8> to vector<128xf8E4M3FN>
 // CHECK: vector.transfer_write {{.*}} {in_bounds = [true]} : vector<128xf8E4M3FN>, tensor<?x?xf8E4M3FN>
 // CHECK: vector.transfer_write {{.*}} {in_bounds = [true]} : vector<4xf8E8M0FNU>, tensor<?x?xf8E8M0FNU>
 // CHECK: } else {
