@@ -229,33 +229,36 @@ int main(int argc, char **argv) {
       llvm::errs() << error << "\n";
       return 1;
     }
-    // Two more cold compiles of the same text (the cache is off): the
-    // machine is noisy, so the compile time is their best, like the speed.
-    double bestCompile = firstCompile;
-    for (int r = 0; r < 2; ++r) {
+    // The same text compiled again: the seconds it took, or a negative
+    // number after printing why it failed.
+    auto compileAgain = [&]() -> double {
       auto c0 = Clock::now();
       OwningOpRef<ModuleOp> same =
           parseSourceString<ModuleOp>(moduleText(c), &context);
       if (!same || !cpu->compile(*same, "f", options, error)) {
         llvm::errs() << "cannot compile '" << c.name << "' again: " << error
                      << "\n";
-        return 1;
+        return -1;
       }
-      bestCompile = std::min(bestCompile, seconds(c0, Clock::now()));
+      return seconds(c0, Clock::now());
+    };
+    // Two more cold compiles (the cache is off): the machine is noisy, so
+    // the compile time is their best, like the speed.
+    double bestCompile = firstCompile;
+    for (int r = 0; r < 2; ++r) {
+      double t = compileAgain();
+      if (t < 0)
+        return 1;
+      bestCompile = std::min(bestCompile, t);
     }
     options.cache = true;
     double cachedCompile = 1e30;
     for (int r = 0; r < 3; ++r) {
-      auto c0 = Clock::now();
-      OwningOpRef<ModuleOp> same =
-          parseSourceString<ModuleOp>(moduleText(c), &context);
-      if (!same || !cpu->compile(*same, "f", options, error)) {
-        llvm::errs() << "cannot compile '" << c.name << "' again: " << error
-                     << "\n";
+      double t = compileAgain();
+      if (t < 0)
         return 1;
-      }
       if (r > 0) // the first one fills the cache
-        cachedCompile = std::min(cachedCompile, seconds(c0, Clock::now()));
+        cachedCompile = std::min(cachedCompile, t);
     }
     double best = 1e30, bestCopy = 1e30;
     for (int r = 0; r < repeat; ++r) {

@@ -245,13 +245,13 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
       return arith::BitcastOp::create(
           b, l, VectorType::get({n / block, block}, b.getF32Type()), x);
     };
-    // The codes of pairLanes (a bitcast of their bytes) at `at` along the
-    // last axis: one vector write of a whole group; for the last group of
+    // The codes of pairLanes (`codesV`, a bitcast of `bytes`, the packed
+    // pairs) at `at` along the last axis: one vector write of a whole group; for the last group of
     // a line, its `count` live codes: a masked write of byte codes, or FP4
     // codes one by one in a loop, each its byte's low or high nibble
     // (read-modify-writes of packed bytes in memory).
     auto writePacked = [&](OpBuilder &b, Location l, Value codesV,
-                           Value codesT, ArrayRef<Value> at,
+                           Value bytes, Value codesT, ArrayRef<Value> at,
                            Value count) -> Value {
       // Byte codes: one write, masked past the end of the line for the
       // last group.
@@ -261,10 +261,6 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
                    AffineMap::get(rank, 0, b.getAffineDimExpr(axis)),
                    ArrayRef<bool>{!count})
             .getResult();
-      Value bytes = codesV.getDefiningOp<arith::BitcastOp>()
-                        .getIn()
-                        .getDefiningOp<vector::BitCastOp>()
-                        .getSource();
       return scf::ForOp::create(
                  b, l, indexConst(b, l, 0), count, indexConst(b, l, 1),
                  ValueRange{codesT},
@@ -332,6 +328,7 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
               });
           Value s;
           Value code = numerics(b, l, readIf.getResult(0), kGroup, s);
+          Value packed; // pairLanes: the codes' bytes, as pairs
           if (pairLanes) {
             // Each block's even elements' codes, then its odd elements'.
             // Code 2i and code 2i + 1 side by side in one 32-bit lane are
@@ -359,7 +356,7 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
                         b, l, hi,
                         num::i32Const(b, l, hi.getType(), codeBits))));
             // 2 x codeBits bits a pair: i8 (FP4) or i16 (FP8).
-            Value packed = arith::TruncIOp::create(
+            packed = arith::TruncIOp::create(
                 b, l,
                 VectorType::get({n / 2}, b.getIntegerType(2 * codeBits)),
                 pairs);
@@ -374,7 +371,8 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
               [&](OpBuilder &tb, Location tl) {
                 Value newCodes =
                     pairLanes
-                        ? writePacked(tb, tl, code, iters[0], at, Value())
+                        ? writePacked(tb, tl, code, packed, iters[0], at,
+                                      Value())
                         : writeCodes(tb, tl, code, iters[0], at, axis, Value(),
                                      true);
                 // The group's kGroup scales lie together in every layout:
@@ -412,7 +410,7 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
                 Value left = arith::SubIOp::create(eb, el, size, k0);
                 Value newCodes =
                     pairLanes
-                        ? writePacked(eb, el, code, iters[0], at, left)
+                        ? writePacked(eb, el, code, packed, iters[0], at, left)
                         : writeCodes(eb, el, code, iters[0], at, axis, left,
                                      false);
                 Value live = arith::CeilDivUIOp::create(
