@@ -81,7 +81,10 @@ def MXQPackFP4Memory : Pass<"mxq-pack-fp4-memory", "::mlir::ModuleOp"> {
     memref of `i8` with the same logical shape (the same descriptor), and
     its loads, stores, 1-d vector transfers, allocations and copies address
     the packed bytes. A transfer of an even number of codes from an even
-    column becomes one vector of packed bytes.
+    column becomes one vector of packed bytes. Codes written as a bitcast of
+    bytes (`vector.bitcast` of `vector<n/2 x i8>` to `vector<n x i4>`, then
+    `arith.bitcast` to FP4: element 2i the low nibble of byte i, already the
+    memory form) are written as those bytes.
 
     Every target runs it right after bufferization, so the compiled code,
     the runtime's tensors, `.npy` files and the Python package all hold the
