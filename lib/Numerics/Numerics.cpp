@@ -473,4 +473,20 @@ Value canonicalizeNaN(OpBuilder &b, Location loc, Value x) {
       x);
 }
 
+Value packedFP4Code(OpBuilder &b, Location loc, Value bytes, Value k) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value byte = vector::ExtractOp::create(
+      b, loc, bytes,
+      ArrayRef<OpFoldResult>{
+          arith::ShRUIOp::create(b, loc, k, one).getResult()});
+  Value shift = arith::MulIOp::create(
+      b, loc,
+      arith::IndexCastUIOp::create(b, loc, b.getI8Type(),
+                                   arith::AndIOp::create(b, loc, k, one)),
+      arith::ConstantIntOp::create(b, loc, 4, 8));
+  return arith::AndIOp::create(b, loc,
+                               arith::ShRUIOp::create(b, loc, byte, shift),
+                               arith::ConstantIntOp::create(b, loc, 0xF, 8));
+}
+
 } // namespace mxq::numerics

@@ -33,6 +33,7 @@
 // layout) is an error naming the op.
 //
 //===----------------------------------------------------------------------===//
+#include "mxq/Numerics/Numerics.h"
 #include "mxq/Transforms/Passes.h"
 #include "mxq/Transforms/KnownMultiple.h"
 
@@ -394,20 +395,10 @@ void writeVector(OpBuilder &b, Location l, const Packed &p, Value value,
   Value packed = packedSourceOf(value);
   Value codes = packed ? Value() : codeBytes(b, l, value);
   auto codeAt = [&](OpBuilder &cb, Location cl, Value k) -> Value {
-    if (!packed)
-      return vector::ExtractOp::create(cb, cl, codes, ArrayRef<OpFoldResult>{k});
-    Value byte = vector::ExtractOp::create(
-        cb, cl, packed,
-        ArrayRef<OpFoldResult>{
-            arith::ShRUIOp::create(cb, cl, k, idx(cb, cl, 1)).getResult()});
-    Value shift = arith::MulIOp::create(
-        cb, cl,
-        arith::IndexCastUIOp::create(
-            cb, cl, cb.getI8Type(),
-            arith::AndIOp::create(cb, cl, k, idx(cb, cl, 1))),
-        i8c(cb, cl, 4));
-    return arith::AndIOp::create(
-        cb, cl, arith::ShRUIOp::create(cb, cl, byte, shift), i8c(cb, cl, 0xF));
+    return packed ? mxq::numerics::packedFP4Code(cb, cl, packed, k)
+                  : vector::ExtractOp::create(cb, cl, codes,
+                                              ArrayRef<OpFoldResult>{k})
+                        .getResult();
   };
   // Code by code in a loop (not unrolled: this is the rare path, and n
   // unrolled read-modify-writes cost every target compile time).

@@ -119,6 +119,13 @@ mlir::Value flushSubnormal(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value canonicalizeNaN(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value x);
 
+/// FP4 code `k` (an index) of `bytes` (vector<n x i8>) holding codes packed
+/// two per byte, element 2i in the low nibble of byte i (mxq's memory form
+/// of f4E2M1FN, the same as a little-endian vector bitcast of the bytes to
+/// i4): an i8 with the code in its low 4 bits.
+mlir::Value packedFP4Code(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value bytes, mlir::Value k);
+
 } // namespace mxq::numerics
 
 #endif // MXQ_NUMERICS_NUMERICS_H

@@ -265,22 +265,7 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
                  b, l, indexConst(b, l, 0), count, indexConst(b, l, 1),
                  ValueRange{codesT},
                  [&](OpBuilder &lb, Location ll, Value k, ValueRange it) {
-                   Value byte = vector::ExtractOp::create(
-                       lb, ll, bytes,
-                       ArrayRef<OpFoldResult>{
-                           arith::ShRUIOp::create(lb, ll, k,
-                                                  indexConst(lb, ll, 1))
-                               .getResult()});
-                   Value shift = arith::MulIOp::create(
-                       lb, ll,
-                       arith::IndexCastUIOp::create(
-                           lb, ll, lb.getI8Type(),
-                           arith::AndIOp::create(lb, ll, k,
-                                                 indexConst(lb, ll, 1))),
-                       arith::ConstantIntOp::create(lb, ll, 4, 8));
-                   Value code = arith::AndIOp::create(
-                       lb, ll, arith::ShRUIOp::create(lb, ll, byte, shift),
-                       arith::ConstantIntOp::create(lb, ll, 0xF, 8));
+                   Value code = num::packedFP4Code(lb, ll, bytes, k);
                    SmallVector<Value> pos(at.begin(), at.end());
                    pos[axis] = arith::AddIOp::create(lb, ll, at[axis], k);
                    Value t = tensor::InsertOp::create(
@@ -308,26 +293,17 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
           Value b0 =
               arith::MulIOp::create(b, l, ivs[axis], indexConst(b, l, kGroup));
           Value k0 = arith::MulIOp::create(b, l, b0, indexConst(b, l, block));
-          Value end =
-              arith::AddIOp::create(b, l, k0, indexConst(b, l, kGroup * block));
-          Value whole =
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule, end, size);
           SmallVector<Value> at(ivs.begin(), ivs.end());
           at[axis] = k0;
-          auto groupF32 = [&](OpBuilder &rb, Location rl, bool inBounds) {
-            Value v = read(rb, rl, at, kGroup, inBounds);
-            return pairLanes ? pairsToF32(rb, rl, v) : toF32(rb, rl, v);
-          };
-          auto readIf = scf::IfOp::create(
-              b, l, whole,
-              [&](OpBuilder &tb, Location tl) {
-                scf::YieldOp::create(tb, tl, groupF32(tb, tl, true));
-              },
-              [&](OpBuilder &eb, Location el) {
-                scf::YieldOp::create(eb, el, groupF32(eb, el, false));
-              });
+          Value x = splitOnWholeBlock(
+              b, l, size, k0, kGroup * block,
+              [&](OpBuilder &rb, Location rl,
+                  bool inBounds) -> SmallVector<Value> {
+                Value v = read(rb, rl, at, kGroup, inBounds);
+                return {pairLanes ? pairsToF32(rb, rl, v) : toF32(rb, rl, v)};
+              })[0];
           Value s;
-          Value code = numerics(b, l, readIf.getResult(0), kGroup, s);
+          Value code = numerics(b, l, x, kGroup, s);
           Value packed; // pairLanes: the codes' bytes, as pairs
           if (pairLanes) {
             // Each block's even elements' codes, then its odd elements'.
@@ -366,90 +342,93 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
                     b, l, VectorType::get({n}, b.getIntegerType(codeBits)),
                     packed));
           }
-          auto ifOp = scf::IfOp::create(
-              b, l, whole,
-              [&](OpBuilder &tb, Location tl) {
-                Value newCodes =
-                    pairLanes
-                        ? writePacked(tb, tl, code, packed, iters[0], at,
-                                      Value())
-                        : writeCodes(tb, tl, code, iters[0], at, axis, Value(),
-                                     true);
-                // The group's kGroup scales lie together in every layout:
-                // consecutive bytes (linear), two whole pairs (pairs), or
-                // one 4-byte row of a 128 x 4 tile (swizzled, since b0 is a
-                // multiple of the tile's 4 columns). One vector write.
-                SmallVector<Value> sIdx =
-                    scaleIndex(tb, tl, ivs, axis, b0, numBlocks, layout);
-                int64_t sRank = sIdx.size();
-                Value sv = toSmallFloat(tb, tl, s, scaleElt);
-                AffineMap sMap =
-                    AffineMap::getMinorIdentityMap(sRank, 1, tb.getContext());
-                SmallVector<bool> sInBounds{true};
-                if (layout == dialect::ScaleLayout::pairs) {
-                  sv = vector::ShapeCastOp::create(
-                      tb, tl, VectorType::get({kGroup / 2, 2}, scaleElt), sv);
-                  sMap =
-                      AffineMap::getMinorIdentityMap(sRank, 2, tb.getContext());
-                  sInBounds.push_back(true);
-                }
-                Value newScales =
-                    vector::TransferWriteOp::create(tb, tl, sv, iters[1], sIdx,
-                                                    sMap, sInBounds)
-                        .getResult();
-                scf::YieldOp::create(tb, tl, ValueRange{newCodes, newScales});
-              },
-              [&](OpBuilder &eb, Location el) {
-                // The end of the line: fewer than kGroup * block elements
-                // are left. Their codes (masked for byte codes, one by one
-                // for FP4), then each live block's scale, in a loop (four
-                // unrolled stores cost 3.5 ms of a quantize's compile).
-                // Paired scales were not filled: a line with an odd number
-                // of blocks ends on a half pair, whose second byte the loop
-                // also writes, with kScalePad.
-                Value left = arith::SubIOp::create(eb, el, size, k0);
-                Value newCodes =
-                    pairLanes
-                        ? writePacked(eb, el, code, packed, iters[0], at, left)
-                        : writeCodes(eb, el, code, iters[0], at, axis, left,
-                                     false);
-                Value live = arith::CeilDivUIOp::create(
-                    eb, el, left, indexConst(eb, el, block));
-                Value stored = live;
-                if (padInLastGroup)
-                  stored = arith::MulIOp::create(
-                      eb, el,
-                      arith::CeilDivUIOp::create(eb, el, live,
-                                                 indexConst(eb, el, 2)),
-                      indexConst(eb, el, 2));
-                Value newScales =
-                    scf::ForOp::create(
-                        eb, el, indexConst(eb, el, 0), stored,
-                        indexConst(eb, el, 1), ValueRange{iters[1]},
-                        [&](OpBuilder &sb, Location sl, Value g,
-                            ValueRange it) {
-                          Value blk = arith::AddIOp::create(sb, sl, b0, g);
-                          SmallVector<Value> sIdx = scaleIndex(
-                              sb, sl, ivs, axis, blk, numBlocks, layout);
-                          Value byte = toSmallFloat(
-                              sb, sl,
-                              vector::ExtractOp::create(
-                                  sb, sl, s, ArrayRef<OpFoldResult>{g}),
-                              scaleElt);
-                          if (padInLastGroup)
-                            byte = arith::SelectOp::create(
-                                sb, sl,
-                                arith::CmpIOp::create(
-                                    sb, sl, arith::CmpIPredicate::ult, g, live),
-                                byte, pad);
-                          Value t = tensor::InsertOp::create(sb, sl, byte,
-                                                             it[0], sIdx);
-                          scf::YieldOp::create(sb, sl, t);
-                        })
-                        .getResult(0);
-                scf::YieldOp::create(eb, el, ValueRange{newCodes, newScales});
+          auto whole = [&](OpBuilder &tb, Location tl) -> SmallVector<Value> {
+            Value newCodes =
+                pairLanes
+                    ? writePacked(tb, tl, code, packed, iters[0], at,
+                                  Value())
+                    : writeCodes(tb, tl, code, iters[0], at, axis, Value(),
+                                 true);
+            // The group's kGroup scales lie together in every layout:
+            // consecutive bytes (linear), two whole pairs (pairs), or
+            // one 4-byte row of a 128 x 4 tile (swizzled, since b0 is a
+            // multiple of the tile's 4 columns). One vector write.
+            SmallVector<Value> sIdx =
+                scaleIndex(tb, tl, ivs, axis, b0, numBlocks, layout);
+            int64_t sRank = sIdx.size();
+            Value sv = toSmallFloat(tb, tl, s, scaleElt);
+            AffineMap sMap =
+                AffineMap::getMinorIdentityMap(sRank, 1, tb.getContext());
+            SmallVector<bool> sInBounds{true};
+            if (layout == dialect::ScaleLayout::pairs) {
+              sv = vector::ShapeCastOp::create(
+                  tb, tl, VectorType::get({kGroup / 2, 2}, scaleElt), sv);
+              sMap =
+                  AffineMap::getMinorIdentityMap(sRank, 2, tb.getContext());
+              sInBounds.push_back(true);
+            }
+            Value newScales =
+                vector::TransferWriteOp::create(tb, tl, sv, iters[1], sIdx,
+                                                sMap, sInBounds)
+                    .getResult();
+            return {newCodes, newScales};
+          };
+          auto lastOfLine = [&](OpBuilder &eb,
+                                Location el) -> SmallVector<Value> {
+            // The end of the line: fewer than kGroup * block elements
+            // are left. Their codes (masked for byte codes, one by one
+            // for FP4), then each live block's scale, in a loop (four
+            // unrolled stores cost 3.5 ms of a quantize's compile).
+            // Paired scales were not filled: a line with an odd number
+            // of blocks ends on a half pair, whose second byte the loop
+            // also writes, with kScalePad.
+            Value left = arith::SubIOp::create(eb, el, size, k0);
+            Value newCodes =
+                pairLanes
+                    ? writePacked(eb, el, code, packed, iters[0], at, left)
+                    : writeCodes(eb, el, code, iters[0], at, axis, left,
+                                 false);
+            Value live = arith::CeilDivUIOp::create(
+                eb, el, left, indexConst(eb, el, block));
+            Value stored = live;
+            if (padInLastGroup)
+              stored = arith::MulIOp::create(
+                  eb, el,
+                  arith::CeilDivUIOp::create(eb, el, live,
+                                             indexConst(eb, el, 2)),
+                  indexConst(eb, el, 2));
+            Value newScales =
+                scf::ForOp::create(
+                    eb, el, indexConst(eb, el, 0), stored,
+                    indexConst(eb, el, 1), ValueRange{iters[1]},
+                    [&](OpBuilder &sb, Location sl, Value g,
+                        ValueRange it) {
+                      Value blk = arith::AddIOp::create(sb, sl, b0, g);
+                      SmallVector<Value> sIdx = scaleIndex(
+                          sb, sl, ivs, axis, blk, numBlocks, layout);
+                      Value byte = toSmallFloat(
+                          sb, sl,
+                          vector::ExtractOp::create(
+                              sb, sl, s, ArrayRef<OpFoldResult>{g}),
+                          scaleElt);
+                      if (padInLastGroup)
+                        byte = arith::SelectOp::create(
+                            sb, sl,
+                            arith::CmpIOp::create(
+                                sb, sl, arith::CmpIPredicate::ult, g, live),
+                            byte, pad);
+                      Value t = tensor::InsertOp::create(sb, sl, byte,
+                                                         it[0], sIdx);
+                      scf::YieldOp::create(sb, sl, t);
+                    })
+                    .getResult(0);
+            return {newCodes, newScales};
+          };
+          return splitOnWholeBlock(
+              b, l, size, k0, kGroup * block,
+              [&](OpBuilder &sb, Location sl, bool inBounds) {
+                return inBounds ? whole(sb, sl) : lastOfLine(sb, sl);
               });
-          return SmallVector<Value>(ifOp.getResults());
         });
     markParallel(nest, codeElt, axis, rank);
     replaceWithResultTypes(rw, op, nest.results);
