@@ -68,6 +68,19 @@ static cl::opt<unsigned> strength(
              "(types and shape modes included) that the verifiers accept "
              "together, at least once; 2 (pairs) or 3 (triples: the full "
              "sweep of scripts/sweep.sh). 0: the whole product"));
+static cl::opt<std::string> targetName(
+    "target", cl::init("cpu"), cl::cat(category),
+    cl::desc("the target that compiles and runs every combination: cpu, "
+             "nvvm-emu, ascend (any target of mxq-run --list-targets that "
+             "runs here)"));
+static cl::opt<std::string> chipName(
+    "chip", cl::init(""), cl::cat(category),
+    cl::desc("the target's chip (as mxq-run --chip; default: the target's)"));
+static cl::opt<bool> allowRefusals(
+    "allow-refusals", cl::cat(category),
+    cl::desc("count a combination the target refuses to compile (with its "
+             "diagnostic) as refused, not as a failure; a wrong byte is "
+             "still a failure"));
 static cl::opt<bool> listOnly(
     "list", cl::cat(category),
     cl::desc("count the combinations the verifiers accept, run nothing"));
@@ -563,7 +576,8 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv,
       "mxq-sweep: every attribute combination the verifiers accept, "
-      "compiled for the CPU and compared with the reference\n");
+      "compiled for a target (--target, the CPU by default) and compared "
+      "with the reference\n");
   const mlir::mxq::AttributeSpace &table = mlir::mxq::attributeSpace();
   if (printTable) {
     auto list = [](const char *name, const std::vector<std::string> &v) {
@@ -631,10 +645,25 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
-  const ::mxq::Target *cpu = ::mxq::lookupTarget("cpu");
-  if (!cpu) {
-    llvm::errs() << "mxq-sweep: error: this build has no CPU target\n";
+  const ::mxq::Target *target = ::mxq::lookupTarget(targetName);
+  if (!target) {
+    llvm::errs() << "mxq-sweep: error: this build has no target '"
+                 << targetName << "' (mxq-run --list-targets lists them)\n";
     return 1;
+  }
+  ::mxq::TargetOptions options;
+  options.chip = chipName;
+  {
+    std::string why;
+    if (!target->checkOptions(options, why)) {
+      llvm::errs() << "mxq-sweep: error: " << why << "\n";
+      return 1;
+    }
+    if (!listOnly && !target->canRun(why)) {
+      llvm::errs() << "mxq-sweep: error: target '" << targetName
+                   << "' cannot run here: " << why << "\n";
+      return 1;
+    }
   }
   std::vector<Case> cases = enumerate();
   std::vector<size_t> order(cases.size());
@@ -644,7 +673,8 @@ int main(int argc, char **argv) {
   if (sample > 0 || strength)
     std::shuffle(order.begin(), order.end(), drawRng);
 
-  int64_t accepted = 0, rejected = 0, runs = 0, failures = 0;
+  int64_t accepted = 0, rejected = 0, runs = 0, failures = 0, refused = 0;
+  std::map<std::string, int64_t> refusals; // first line of each diagnostic
   std::set<std::string> covered; // pairs of features run (with --pairwise)
   std::map<std::string, int64_t> perFamily;
   for (size_t idx : order) {
@@ -698,13 +728,20 @@ int main(int argc, char **argv) {
                    << "\n"
                    << text;
     };
+    // A compile error: a failure, or with --allow-refusals a refusal.
+    auto notCompiled = [&](const std::string &err) {
+      if (!allowRefusals)
+        return report("does not compile: " + err);
+      ++refused;
+      ++refusals[llvm::StringRef(err).split('\n').first.str()];
+    };
     std::unique_ptr<::mxq::Executable> exe;
     if (c.dynamic) {
       std::string err;
       OwningOpRef<ModuleOp> copy = module->clone();
-      exe = cpu->compile(*copy, "f", {}, err);
+      exe = target->compile(*copy, "f", options, err);
       if (!exe) {
-        report("does not compile: " + err);
+        notCompiled(err);
         continue;
       }
     }
@@ -715,9 +752,9 @@ int main(int argc, char **argv) {
         runModule = parseSourceString<ModuleOp>(c.text(args), &context);
         std::string err;
         OwningOpRef<ModuleOp> copy = runModule->clone();
-        exe = cpu->compile(*copy, "f", {}, err);
+        exe = target->compile(*copy, "f", options, err);
         if (!exe) {
-          report("does not compile: " + err);
+          notCompiled(err);
           break;
         }
       }
@@ -783,7 +820,15 @@ int main(int argc, char **argv) {
   llvm::outs() << "\n";
   if (listOnly)
     return 0;
-  llvm::outs() << runs << " runs compared bit for bit, " << failures
+  if (allowRefusals) {
+    llvm::outs() << refused << " refused by the target";
+    for (auto &[why, n] : refusals)
+      llvm::outs() << "\n  " << n << "x " << why;
+    llvm::outs() << "\n";
+  }
+  llvm::outs() << runs << " runs on " << targetName
+               << (chipName.empty() ? "" : " (chip " + chipName + ")")
+               << " compared bit for bit, " << failures
                << " failures\n";
   return failures ? 1 : 0;
 }

@@ -127,6 +127,15 @@ struct Emitter {
                       type, s, m, nullptr, nullptr);
     });
   }
+  /// A lane mask of `pred(lhs, rhs)`, as cmps.
+  void cmp(CmpPredicate pred, Value dst, Value lhs, Value rhs, Type type,
+           int64_t lanes) {
+    int64_t bytes = laneBits(type) / 8, per = 256 / bytes;
+    repeated(lanes, per, bytes, [&](int64_t off, Value r, IntegerAttr m) {
+      VCmpOp::create(b, loc, pred, add(dst, off / 8), add(lhs, off * bytes),
+                     add(rhs, off * bytes), r, type, m);
+    });
+  }
   void sel(Value dst, Value mask, Value lhs, Value rhs, Type type,
            int64_t lanes) {
     int64_t bytes = laneBits(type) / 8, per = 256 / bytes;
@@ -821,9 +830,29 @@ void emitEmulatedDecode(Emitter &e, ElementFormat format, Value w, Value x,
   }
 }
 
+/// The FP8 codes of the f32 values `p` by the core's saturating cast,
+/// which gives +0 for a NaN (ascend-model.md §3.3: CTRL[50] is 0, as the
+/// vendor's kernels leave it): that is `nan_element = zero` as it stands;
+/// with `nanCode` the NaN lanes (those not equal to themselves) get the
+/// format's NaN code after the cast. `mask` is scratch; `w` (n bytes) too,
+/// written only after the cast, so it may be `p`.
+void emitFP8Cast(Emitter &e, Type codeType, bool nanCode, Value p, Value w,
+                 Value mask, Value codes, int64_t n) {
+  Type f32 = e.b.getF32Type();
+  Type u8 = IntegerType::get(e.b.getContext(), 8, IntegerType::Unsigned);
+  if (nanCode)
+    e.cmp(CmpPredicate::eq, mask, p, p, f32, n);
+  e.cast(codes, codeType, p, f32, RoundMode::rint, true, n);
+  if (!nanCode)
+    return;
+  const FormatInfo &info = formatInfo(*dialect::getElementFormat(codeType));
+  e.dup(w, IntegerAttr::get(u8, info.nanCode), u8, n);
+  e.sel(codes, mask, codes, w, u8, n);
+}
+
 /// The codes of the f32 products `p` (ref: quantize's encode): rounded to
 /// bf16 first under `product = bf16`; NaN lanes made +0 (`nan_element =
-/// zero`) or, for FP4 whose cast gives 0, the largest code (+6.0); then the
+/// zero`) or, for FP4 whose cast gives 0, the largest code (+max); then the
 /// FP8 cast, or for FP4 the cast to bf16 (exact for a bf16 element's
 /// product down to 2^-126; below, `floor` keeps a negative product negative
 /// so that its code rounds the same: docs/Rationale.md) and the FP4 cast.
@@ -849,17 +878,38 @@ void emitCodes(Emitter &e, Type codeType, dialect::Rounding rounding,
                                                           : RoundMode::rint;
   if (emulate) // `q` holds u32 lanes then
     return emitEmulatedCodes(e, format, mode, nanZero, p, w, q, mask, codes, n);
-  if (nanZero != fp4) // the cast gives +0 for FP4, the NaN code for FP8
-    replaceNaNLanes(e, p, w, mask, FloatAttr::get(f32, nanZero ? 0.0 : 6.0),
-                    f32, n);
   if (!fp4)
-    return e.cast(codes, codeType, p, f32, RoundMode::rint, true, n);
+    return emitFP8Cast(e, codeType, !nanZero, p, /*w=*/p, mask, codes, n);
+  if (!nanZero) // the FP4 cast gives +0 for a NaN: the largest code instead
+    replaceNaNLanes(
+        e, p, w, mask,
+        FloatAttr::get(f32, formatInfo(ElementFormat::E2M1FN).maxFinite), f32,
+        n);
   if (preRound)
     roundToGrid(e, ElementFormat::E2M1FN, p, w, mode, n);
   RoundMode toBF16 =
       rounding == dialect::Rounding::floor ? RoundMode::floor : RoundMode::rint;
   e.cast(q, bf16, p, f32, toBF16, false, n);
   e.cast(codes, codeType, q, bf16, mode, true, n);
+}
+
+/// The scratch the element codes take (emitCodes): W, n u32 lanes (FP4,
+/// and the codes by integer code), and a lane mask (those, and FP8 codes
+/// whose NaN lanes get the NaN code after the cast, which take P as W).
+/// What the UB plans count and what the kernels allocate, both from here.
+struct CodeScratch {
+  bool w = false, mask = false;
+  /// UB bytes for `n` lanes.
+  int64_t bytes(int64_t n) const {
+    return (w ? roundUp(n * 4, 32) : 0) + (mask ? roundUp(n / 8, 32) : 0);
+  }
+};
+CodeScratch codeScratch(ElementFormat format, dialect::NanElement nanElement,
+                        bool emulate) {
+  CodeScratch s;
+  s.w = format == ElementFormat::E2M1FN || emulate;
+  s.mask = s.w || nanElement != dialect::NanElement::zero;
+  return s;
 }
 
 /// What one quantize asks for, checked against what the recipe states.
@@ -1011,7 +1061,8 @@ pickBlockColumnTiling(func::FuncOp func, const Chip &chip,
 }
 
 /// UB bytes a tile of `t` rows x `c` columns needs.
-int64_t tileBytes(const Plan &p, int64_t t, int64_t c, bool dbl, bool needW) {
+int64_t tileBytes(const Plan &p, int64_t t, int64_t c, bool dbl,
+                  CodeScratch scratch) {
   int64_t n = t * c, nb = n / p.block, depth = dbl ? 2 : 1;
   int64_t nbPitch = roundUp(c / p.block, 32);
   int64_t perBlock = roundUp(nb, 256) * 4;
@@ -1020,7 +1071,7 @@ int64_t tileBytes(const Plan &p, int64_t t, int64_t c, bool dbl, bool needW) {
   bytes += p.inBytes == 4 ? 0 : roundUp(n * 4, 32);             // X
   bytes += roundUp(n * 4, 32);                                  // P
   bytes += needsQ(p) ? roundUp(n * qLaneBytes(p), 32) : 0;      // Q
-  bytes += needW ? roundUp(n * 4, 32) + roundUp(n / 8, 32) : 0; // W, lane mask
+  bytes += scratch.bytes(n); // W, lane mask
   bytes += depth * roundUp(n * p.codeBits / 8, 32);             // codes
   bytes += depth * t * nbPitch;                                 // scale bytes
   if (!p.swizzle && scaleRowsGathered(c / p.block)) // their gather offsets
@@ -1040,14 +1091,15 @@ int64_t tileBytes(const Plan &p, int64_t t, int64_t c, bool dbl, bool needW) {
 }
 
 /// UB bytes of a column tile: `g` block-rows (g * block rows) x `c`.
-int64_t columnBytes(const Plan &p, int64_t g, int64_t c, bool dbl, bool needW) {
+int64_t columnBytes(const Plan &p, int64_t g, int64_t c, bool dbl,
+                    CodeScratch scratch) {
   int64_t n = g * p.block * c, nb = g * c, depth = dbl ? 2 : 1;
   int64_t bytes = 0;
   bytes += depth * roundUp(n * p.inBytes, 32);             // IN
   bytes += p.inBytes == 4 ? 0 : roundUp(n * 4, 32);        // X
   bytes += roundUp(n * 4, 32);                             // A, then P
   bytes += needsQ(p) ? roundUp(n * qLaneBytes(p), 32) : 0; // Q
-  bytes += needW ? roundUp(n * 4, 32) + roundUp(n / 8, 32) : 0;
+  bytes += scratch.bytes(n); // W, lane mask
   bytes += depth * roundUp(n * p.codeBits / 8, 32); // codes
   bytes += depth * roundUp(nb, 32);                 // scale bytes
   bytes += 7 * roundUp(nb, 256) * 4 + roundUp(nb, 256) / 8;
@@ -1133,11 +1185,11 @@ LogicalResult planColumns(func::FuncOp func, const Chip &chip,
   if (failed(checkFlatFP4(func, "quantizes", p.format, inType.getShape(),
                           p.op.getAxis())))
     return failure();
-  bool needW = p.op.getNanElement() == dialect::NanElement::zero ||
-               p.format == ElementFormat::E2M1FN || p.emulate;
+  CodeScratch scratch =
+      codeScratch(p.format, p.op.getNanElement(), p.emulate);
   int64_t budget = chip.ubBytes - chip.ubReserved;
   auto fits = [&](int64_t g, int64_t c) {
-    return columnBytes(p, g, c, options.doubleBuffer, needW) <= budget;
+    return columnBytes(p, g, c, options.doubleBuffer, scratch) <= budget;
   };
   ColumnTiling t{p.outer, p.m, p.n, p.block, p.pairs, p.swizzle, p.swizzle};
   if (failed(pickColumnTiling(func, chip, options, fits, t)))
@@ -1335,14 +1387,14 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
     return failure();
   if (p.columns)
     return planColumns(func, chip, options, p);
-  bool needW = p.op.getNanElement() == dialect::NanElement::zero ||
-               p.format == ElementFormat::E2M1FN || p.emulate;
+  CodeScratch scratch =
+      codeScratch(p.format, p.op.getNanElement(), p.emulate);
   Tiling t;
   // A swizzled tile holds whole 32-row groups (its scales go out 32 rows
   // at a time): the columns are chosen for 32 rows.
   auto bytes = [&](int64_t r, int64_t c) {
     return tileBytes(p, p.swizzle ? roundUp(r, 32) : r, c, options.doubleBuffer,
-                     needW);
+                     scratch);
   };
   if (p.swizzle) {
     if (options.tileRows % 32)
@@ -1430,10 +1482,9 @@ LogicalResult planDual(func::FuncOp func, const Chip &chip,
     return fail(func, "tile-rows = " + Twine(options.tileRows) +
                           " is not 32 (a dual tile is one block of rows: its "
                           "columns are the column blocks)");
-  bool needW = op.getNanElement() == dialect::NanElement::zero ||
-               p.format == ElementFormat::E2M1FN || p.emulate;
+  CodeScratch scratch = codeScratch(p.format, op.getNanElement(), p.emulate);
   auto bytes = [&](int64_t, int64_t c) {
-    return tileBytes(p, 32, c, options.doubleBuffer, needW);
+    return tileBytes(p, 32, c, options.doubleBuffer, scratch);
   };
   if (failed(check32Rows(func, chip, options.tileCols ? options.tileCols : 128,
                          bytes)))
@@ -1469,7 +1520,8 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   const bool dbl = options.doubleBuffer;
   const bool fp4 = p.format == ElementFormat::E2M1FN;
   const bool nanZero = op.getNanElement() == dialect::NanElement::zero;
-  const bool needW = nanZero || fp4 || p.emulate;
+  const CodeScratch scratch =
+      codeScratch(p.format, op.getNanElement(), p.emulate);
   BlockPolicy policy{op.getScaleAlgorithm(), op.getInfPolicy(),
                      op.getUnderflow(), p.format};
   auto rounding = op.getRounding();
@@ -1498,8 +1550,8 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   Value xBuf = p.inBytes == 4 ? Value() : e.buffer(N * 4);
   Value pBuf = e.buffer(N * 4);
   Value qBuf = needsQ(p) ? e.buffer(N * qLaneBytes(p)) : Value();
-  Value wBuf = needW ? e.buffer(N * 4) : Value();
-  Value laneMask = needW ? e.buffer(N / 8) : Value();
+  Value wBuf = scratch.w ? e.buffer(N * 4) : Value();
+  Value laneMask = scratch.mask ? e.buffer(N / 8) : Value();
   int64_t codeSize = roundUp(N * p.codeBits / 8, 32);
   Value codeBuf = e.buffer(depth * codeSize);
   int64_t scaleSize = roundUp(NB, 32);
@@ -1712,7 +1764,8 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   // Every attribute is read now: the op goes with the old body.
   const bool nanZero = (dual ? dual.getNanElement() : op.getNanElement()) ==
                        dialect::NanElement::zero;
-  const bool needW = nanZero || fp4 || p.emulate;
+  const CodeScratch scratch = codeScratch(
+      p.format, dual ? dual.getNanElement() : op.getNanElement(), p.emulate);
   auto algorithm = dual ? dual.getScaleAlgorithm() : op.getScaleAlgorithm();
   auto infPolicy = dual ? dual.getInfPolicy() : op.getInfPolicy();
   auto underflow = dual ? dual.getUnderflow() : op.getUnderflow();
@@ -1748,8 +1801,8 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   Value xBuf = p.inBytes == 4 ? Value() : e.buffer(N * 4);
   Value pBuf = e.buffer(N * 4);
   Value qBuf = needsQ(p) ? e.buffer(N * qLaneBytes(p)) : Value();
-  Value wBuf = needW ? e.buffer(N * 4) : Value();
-  Value laneMask = needW ? e.buffer(N / 8) : Value();
+  Value wBuf = scratch.w ? e.buffer(N * 4) : Value();
+  Value laneMask = scratch.mask ? e.buffer(N / 8) : Value();
   int64_t codeSize = roundUp(N * p.codeBits / 8, 32);
   Value codeBuf = e.buffer(depth * codeSize);
   int64_t scaleSize = T * scalePitch;
@@ -2884,8 +2937,9 @@ void emitFakeQuant(func::FuncOp func, const Chip &chip, const FakeQuantPlan &p,
     if (p.emulate)
       emitEmulatedCodes(e, format, RoundMode::rint, /*nanZero=*/false, wBuf, e1,
                         e2, laneMask, codeBuf, N);
-    else
-      e.cast(codeBuf, p.format, wBuf, f32, RoundMode::rint, true, N);
+    else // a NaN lane keeps the NaN code, which decodes to NaN
+      emitFP8Cast(e, p.format, /*nanCode=*/true, wBuf, wBuf, laneMask, codeBuf,
+                  N);
     if (p.inBytes == 4)
       e.flag(false, Pipe::mte3, Pipe::v, pp); // P is this tile's output
     if (p.emulate) {
@@ -3122,8 +3176,10 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
   for (int64_t r = 0; r < T; ++r)
     VReduceGroupOp::create(b, loc, ReduceKind::max, e.add(L0, r * pitch0),
                            e.add(W, r * C * 4), e.idx(C / 64), u32, kBlock0);
-  e.scalar(BinaryKind::mul, L0, L0, FloatAttr::get(f32, 1.0f / 6.0f), f32,
-           l0Lanes);
+  e.scalar(BinaryKind::mul, L0, L0,
+           FloatAttr::get(f32,
+                          1.0f / formatInfo(ElementFormat::E2M1FN).maxFinite),
+           f32, l0Lanes);
   e.cmps(CmpPredicate::lt, L0m, L0, u32v(0x00800000), u32, l0Lanes);
   e.dup(L0c, u32v(0), u32, l0Lanes);
   e.sel(L0, L0m, L0c, L0, u32, l0Lanes);
@@ -3200,7 +3256,10 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
                       codesUB, N);
   } else {
     if (!p.nanZero) // NaN: the largest code (the cast would give 0)
-      replaceNaNLanes(e, P, W, LM, FloatAttr::get(f32, 6.0), f32, N);
+      replaceNaNLanes(
+          e, P, W, LM,
+          FloatAttr::get(f32, formatInfo(ElementFormat::E2M1FN).maxFinite),
+          f32, N);
     // bf16 input: the product is rounded to bf16, then cast. f16 input: the
     // f32 product is pre-rounded on the E2M1 grid, so that neither cast
     // rounds again.

@@ -1,5 +1,6 @@
 //===- PTXConverts.cpp - software models of PTX's narrow converts ---------===//
 #include "mxq/Target/NVVM/PTXConverts.h"
+#include "mxq/Support/Formats.h"
 
 #include <cmath>
 #include <cstring>
@@ -10,23 +11,33 @@ namespace {
 struct Layout {
   int exponentBits, mantissaBits, bias;
   double maxFinite;
-  bool hasNaN; ///< 0x7F (and 0xFF) is NaN
+  bool hasNaN;     ///< the format encodes NaN ...
+  uint8_t nanCode; ///< ... as this code (cvt's canonical NaN)
 };
 
+/// The fields of a PTX narrow format, from the one format table.
 Layout layoutOf(NarrowFormat f) {
+  ElementFormat e = ElementFormat::E4M3FN;
   switch (f) {
   case NarrowFormat::E4M3:
-    return {4, 3, 7, 448.0, true};
+    e = ElementFormat::E4M3FN;
+    break;
   case NarrowFormat::E5M2:
-    return {5, 2, 15, 57344.0, true};
+    e = ElementFormat::E5M2;
+    break;
   case NarrowFormat::E2M3:
-    return {2, 3, 1, 7.5, false};
+    e = ElementFormat::E2M3FN;
+    break;
   case NarrowFormat::E3M2:
-    return {3, 2, 3, 28.0, false};
+    e = ElementFormat::E3M2FN;
+    break;
   case NarrowFormat::E2M1:
-    return {2, 1, 1, 6.0, false};
+    e = ElementFormat::E2M1FN;
+    break;
   }
-  return {4, 3, 7, 448.0, true};
+  const FormatInfo &i = formatInfo(e);
+  return {int(i.ebits), int(i.mbits), i.bias, double(i.maxFinite), i.hasNaN,
+          i.nanCode};
 }
 
 /// The magnitude code (no sign) of the finite, non-negative `a`, rounded to
@@ -62,7 +73,7 @@ uint8_t convertRNSatFinite(float x, NarrowFormat format, bool relu) {
   unsigned signBit = 1u << (width - 1);
   if (std::isnan(x))
     // The canonical NaN of FP8; FP6 and FP4 have none (see the header).
-    return uint8_t(l.hasNaN ? 0x7F : encodeMagnitude(l.maxFinite, l));
+    return uint8_t(l.hasNaN ? l.nanCode : encodeMagnitude(l.maxFinite, l));
   bool negative = std::signbit(x);
   if (relu && negative)
     return 0;

@@ -18,6 +18,18 @@
 
 namespace mxq::vtile {
 
+/// Cycles from a vector instruction's issue until a dependent instruction
+/// may start: PyPTO's inherent latencies (ascend-model.md §6, §10.5) where
+/// published, the rest assumed (A).
+struct VectorLatencies {
+  double alu = 6;     ///< add, sub, max, min, logic, shifts, compare, select
+  double mul = 7;     ///< mul, muls
+  double div = 13;
+  double cast = 10;
+  double reduce = 8;  ///< a group (block) reduce
+  double gather = 32; ///< §10.5: 32 cycles (3rd-party measurement)
+};
+
 struct Chip {
   std::string name = "950pr";
   int64_t cores = 56;             ///< AIV cores
@@ -36,6 +48,7 @@ struct Chip {
   int64_t maxRepeat = 255;
   int64_t maxBurstCount = 4095;
   int64_t maxBurstLen = 2097151;
+  VectorLatencies latency;
 
   /// GM bandwidth in bytes per core cycle.
   double gmBytesPerCycle() const { return gmBytesPerSec / freqHz; }

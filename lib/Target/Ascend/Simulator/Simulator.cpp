@@ -14,8 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mxq/Target/Ascend/Simulator.h"
-#include "mxq/Reference/Reference.h"
-#include "mxq/Support/Formats.h"
+#include "mxq/Target/Ascend/Lanes.h"
 #include "mxq/Target/Ascend/VTile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -34,7 +33,6 @@
 #include <limits>
 
 using namespace mlir;
-using namespace mxq::ref;
 
 namespace mxq::vtile {
 
@@ -84,115 +82,16 @@ int pipeIndex(Pipe p) {
   return -1;
 }
 
-/// The lane types the functional model computes on.
-enum class LT { I8, U8, I16, U16, I32, U32, BF16, F16, F32, E4M3, E5M2, E2M1 };
-
-LT laneTypeOf(Type t) {
-  if (auto i = dyn_cast<IntegerType>(t)) {
-    bool u = i.isUnsigned();
-    switch (i.getWidth()) {
-    case 8:
-      return u ? LT::U8 : LT::I8;
-    case 16:
-      return u ? LT::U16 : LT::I16;
-    default:
-      return u ? LT::U32 : LT::I32;
-    }
-  }
-  if (t.isBF16())
-    return LT::BF16;
-  if (t.isF16())
-    return LT::F16;
-  if (t.isF32())
-    return LT::F32;
-  if (isa<Float8E4M3FNType>(t))
-    return LT::E4M3;
-  if (isa<Float8E5M2Type>(t))
-    return LT::E5M2;
-  return LT::E2M1;
-}
-
-bool isFloat(LT t) { return t == LT::BF16 || t == LT::F16 || t == LT::F32; }
-bool isSigned(LT t) { return t == LT::I8 || t == LT::I16 || t == LT::I32; }
-unsigned widthOf(LT t) {
-  switch (t) {
-  case LT::I8:
-  case LT::U8:
-  case LT::E4M3:
-  case LT::E5M2:
-    return 8;
-  case LT::I16:
-  case LT::U16:
-  case LT::BF16:
-  case LT::F16:
-    return 16;
-  case LT::E2M1:
-    return 4;
-  default:
-    return 32;
-  }
-}
-
-/// The integer value of lane bits (sign-extended for signed types).
-int64_t intOf(uint32_t bits, LT t) {
-  unsigned w = widthOf(t);
-  if (isSigned(t) && w < 64 && (bits >> (w - 1)) & 1)
-    return int64_t(bits) - (int64_t(1) << w);
-  return int64_t(bits);
-}
-uint32_t bitsOfInt(int64_t v, LT t) {
-  unsigned w = widthOf(t);
-  return w == 32 ? uint32_t(v) : uint32_t(v) & ((1u << w) - 1);
-}
-float floatOf(uint32_t bits, LT t) {
-  switch (t) {
-  case LT::BF16:
-    return fromBF16Bits(uint16_t(bits));
-  case LT::F16:
-    return fromF16Bits(uint16_t(bits));
-  default:
-    return fromBits(bits);
-  }
-}
-uint32_t bitsOfFloat(float v, LT t) {
-  switch (t) {
-  case LT::BF16:
-    return toBF16Bits(v);
-  case LT::F16:
-    return toF16Bits(v);
-  default:
-    return ref::bitsOf(v);
-  }
-}
-
-/// f32 to bf16 bits with a CANN round mode (nearest even, NaN and Inf as
-/// the reference's toBF16Bits; the directed modes on the bits). The caller
-/// saturates.
-uint32_t toBF16Rounded(float v, RoundMode mode) {
-  uint32_t b = ref::bitsOf(v);
-  if (std::isnan(v) || std::isinf(v) || mode == RoundMode::none ||
-      mode == RoundMode::rint)
-    return toBF16Bits(v);
-  bool negative = b >> 31;
-  uint32_t low = b & 0xFFFF, r = b >> 16;
-  bool up = false; // away from zero by one bf16 ulp
-  switch (mode) {
-  case RoundMode::trunc:
-    break;
-  case RoundMode::floor:
-    up = negative && low;
-    break;
-  case RoundMode::ceil:
-    up = !negative && low;
-    break;
-  case RoundMode::round:
-    up = low >= 0x8000;
-    break;
-  default:
-    break;
-  }
-  return r + up;
-}
+using lanes::LaneType;
+using LT = LaneType;
+using lanes::bitsOfFloat;
+using lanes::bitsOfInt;
+using lanes::floatOf;
+using lanes::intOf;
+using lanes::isFloat;
+using lanes::isSigned;
+using lanes::laneTypeOf;
+using lanes::widthOf;
 
 struct Granule {
   uint8_t writer = 255;
@@ -876,27 +775,23 @@ private:
     return true;
   }
 
-  static double latencyOf(Operation *op) {
-    // PyPTO's inherent latencies (ascend-model.md §6, §10.5); the rest A.
-    if (auto b = dyn_cast<VBinaryOp>(op)) {
-      switch (b.getKind()) {
-      case BinaryKind::mul:
-        return 7;
-      case BinaryKind::div:
-        return 13;
-      default:
-        return 6;
-      }
-    }
+  /// The latency of a vector instruction before a dependent one may start
+  /// (Chip's table).
+  double latencyOf(Operation *op) const {
+    const VectorLatencies &l = chip.latency;
+    if (auto b = dyn_cast<VBinaryOp>(op))
+      return b.getKind() == BinaryKind::mul   ? l.mul
+             : b.getKind() == BinaryKind::div ? l.div
+                                              : l.alu;
     if (auto s = dyn_cast<VScalarOp>(op))
-      return s.getKind() == BinaryKind::mul ? 7 : 6;
+      return s.getKind() == BinaryKind::mul ? l.mul : l.alu;
     if (isa<VCastOp>(op))
-      return 10;
+      return l.cast;
     if (isa<VReduceGroupOp>(op))
-      return 8;
-    if (isa<VGatherOp>(op)) // ascend-model.md §10.5: 32 cycles (3rd-party)
-      return 32;
-    return 6;
+      return l.reduce;
+    if (isa<VGatherOp>(op))
+      return l.gather;
+    return l.alu;
   }
 
   static double scalarValue(Attribute a) {
@@ -908,185 +803,6 @@ private:
     if (auto i = dyn_cast<IntegerAttr>(a))
       return i.getValue().getSExtValue();
     return int64_t(cast<FloatAttr>(a).getValueAsDouble());
-  }
-
-  uint32_t binaryLane(Operation *op, BinaryKind kind, LT t, uint32_t a,
-                      uint32_t b, bool &divByZero) {
-    if (isFloat(t)) {
-      float x = floatOf(a, t), y = floatOf(b, t), r = 0;
-      switch (kind) {
-      case BinaryKind::add:
-        r = x + y;
-        break;
-      case BinaryKind::sub:
-        r = x - y;
-        break;
-      case BinaryKind::mul:
-        r = x * y;
-        break;
-      case BinaryKind::div:
-        r = x / y;
-        break;
-      case BinaryKind::max:
-        r = (std::isnan(x) || std::isnan(y))
-                ? std::numeric_limits<float>::quiet_NaN()
-                : (x == y ? (std::signbit(x) ? y : x) : std::max(x, y));
-        break;
-      case BinaryKind::min:
-        r = (std::isnan(x) || std::isnan(y))
-                ? std::numeric_limits<float>::quiet_NaN()
-                : (x == y ? (std::signbit(x) ? x : y) : std::min(x, y));
-        break;
-      default:
-        break;
-      }
-      return bitsOfFloat(r, t);
-    }
-    int64_t x = intOf(a, t), y = intOf(b, t);
-    uint64_t ux = a, uy = b;
-    unsigned w = widthOf(t);
-    int64_t r = 0;
-    // Add, sub and mul wrap modulo 2^64 (bitsOfInt keeps the lane's low
-    // bits): two u32 lanes' product can pass INT64_MAX.
-    switch (kind) {
-    case BinaryKind::add:
-      r = int64_t(uint64_t(x) + uint64_t(y));
-      break;
-    case BinaryKind::sub:
-      r = int64_t(uint64_t(x) - uint64_t(y));
-      break;
-    case BinaryKind::mul:
-      r = int64_t(uint64_t(x) * uint64_t(y));
-      break;
-    case BinaryKind::div:
-      divByZero = true;
-      break;
-    case BinaryKind::max:
-      r = isSigned(t) ? std::max(x, y) : int64_t(std::max(ux, uy));
-      break;
-    case BinaryKind::min:
-      r = isSigned(t) ? std::min(x, y) : int64_t(std::min(ux, uy));
-      break;
-    case BinaryKind::And:
-      r = x & y;
-      break;
-    case BinaryKind::Or:
-      r = x | y;
-      break;
-    case BinaryKind::Xor:
-      r = x ^ y;
-      break;
-    case BinaryKind::shl:
-      r = uy >= w ? 0 : int64_t(ux << uy);
-      break;
-    case BinaryKind::shr:
-      r = isSigned(t) ? (uy >= w ? (x < 0 ? -1 : 0) : x >> uy)
-                      : (uy >= w ? 0 : int64_t(ux >> uy));
-      break;
-    }
-    (void)op;
-    return bitsOfInt(r, t);
-  }
-
-  bool compareLane(CmpPredicate p, LT t, uint32_t a, double s) {
-    if (isFloat(t)) {
-      float x = floatOf(a, t), y = float(s);
-      switch (p) {
-      case CmpPredicate::eq:
-        return x == y;
-      case CmpPredicate::ne:
-        return x != y;
-      case CmpPredicate::lt:
-        return x < y;
-      case CmpPredicate::le:
-        return x <= y;
-      case CmpPredicate::gt:
-        return x > y;
-      case CmpPredicate::ge:
-        return x >= y;
-      }
-    }
-    int64_t x = isSigned(t) ? intOf(a, t) : int64_t(a), y = int64_t(s);
-    switch (p) {
-    case CmpPredicate::eq:
-      return x == y;
-    case CmpPredicate::ne:
-      return x != y;
-    case CmpPredicate::lt:
-      return x < y;
-    case CmpPredicate::le:
-      return x <= y;
-    case CmpPredicate::gt:
-      return x > y;
-    case CmpPredicate::ge:
-      return x >= y;
-    }
-    return false;
-  }
-
-  uint32_t castLane(VCastOp op, LT from, LT to, uint32_t v) {
-    if (!isFloat(from) && from != LT::E4M3 && from != LT::E5M2 &&
-        from != LT::E2M1 && !isFloat(to) && to != LT::E4M3 && to != LT::E5M2 &&
-        to != LT::E2M1)
-      return bitsOfInt(intOf(v, from), to);
-    switch (from) {
-    case LT::E4M3:
-      return ref::bitsOf(decodeElement(uint8_t(v), ElementFormat::E4M3FN));
-    case LT::E5M2:
-      return ref::bitsOf(decodeElement(uint8_t(v), ElementFormat::E5M2));
-    case LT::E2M1:
-      return toBF16Bits(decodeElement(uint8_t(v), ElementFormat::E2M1FN));
-    default:
-      break;
-    }
-    float x = floatOf(v, from);
-    switch (to) {
-    case LT::F32:
-      if (from != LT::F32)
-        return ref::bitsOf(x);
-      // Truncate<float, mode>: IEEE roundToIntegral, which keeps the sign
-      // of a zero and leaves Inf and NaN as they are.
-      switch (op.getRound()) {
-      case RoundMode::rint:
-        return ref::bitsOf(std::nearbyint(x));
-      case RoundMode::round:
-        return ref::bitsOf(std::round(x));
-      case RoundMode::floor:
-        return ref::bitsOf(std::floor(x));
-      case RoundMode::ceil:
-        return ref::bitsOf(std::ceil(x));
-      case RoundMode::trunc:
-        return ref::bitsOf(std::trunc(x));
-      default:
-        return v;
-      }
-    case LT::BF16: {
-      uint32_t r = toBF16Rounded(x, op.getRound());
-      if (op.getSat() && (r & 0x7FFF) == 0x7F80) // overflow or Inf
-        r = (r & 0x8000) | 0x7F7F;
-      return r;
-    }
-    case LT::F16: {
-      uint32_t r = toF16Bits(x);
-      if (op.getSat() && (r & 0x7FFF) == 0x7C00)
-        r = (r & 0x8000) | 0x7BFF;
-      return r;
-    }
-    case LT::E4M3:
-      return encodeElement(x, ElementFormat::E4M3FN, Rounding::RNE,
-                           NanElement::Max);
-    case LT::E5M2:
-      return encodeElement(x, ElementFormat::E5M2, Rounding::RNE,
-                           NanElement::Max);
-    case LT::E2M1: {
-      Rounding r = op.getRound() == RoundMode::round   ? Rounding::Away
-                   : op.getRound() == RoundMode::floor ? Rounding::Floor
-                                                       : Rounding::RNE;
-      return encodeElement(x, ElementFormat::E2M1FN, r, NanElement::Zero);
-    }
-    default:
-      return 0;
-    }
   }
 
   template <typename OpT>
@@ -1149,7 +865,7 @@ private:
                 for (int64_t i = 0; i < r; ++i)
                   for (int64_t l = 0; l < active; ++l)
                     store(o[0], i, l,
-                          binaryLane(op, kind, o[0].type, load(o[1], i, l),
+                          lanes::binary(kind, o[0].type, load(o[1], i, l),
                                      load(o[2], i, l), dz));
               };
               return true;
@@ -1175,7 +891,7 @@ private:
                 for (int64_t i = 0; i < r; ++i)
                   for (int64_t l = 0; l < active; ++l)
                     store(o[0], i, l,
-                          binaryLane(op, kind, t, load(o[1], i, l), s, dz));
+                          lanes::binary(kind, t, load(o[1], i, l), s, dz));
               };
               return true;
             })
@@ -1193,15 +909,9 @@ private:
               occupancy = r * chip.vecCyclesPerRepeat;
               compute = [=, this, kind = v.getKind()]() {
                 LT t = o[0].type;
-                unsigned w = widthOf(t);
                 for (int64_t i = 0; i < r; ++i)
                   for (int64_t l = 0; l < active; ++l) {
-                    uint32_t a = load(o[1], i, l), res = a;
-                    if (kind == UnaryKind::abs)
-                      res = isFloat(t) ? a & ~(1u << (w - 1))
-                                       : bitsOfInt(std::abs(intOf(a, t)), t);
-                    else if (kind == UnaryKind::Not)
-                      res = bitsOfInt(~int64_t(a), t);
+                    uint32_t res = lanes::unary(kind, t, load(o[1], i, l));
                     store(o[0], i, l, res);
                   }
               };
@@ -1244,7 +954,7 @@ private:
                   for (int64_t l = 0; l < lanes; ++l) {
                     uint8_t &byte = core->ub[dst + i * lanes / 8 + l / 8];
                     bool bit = l < active &&
-                               compareLane(p, src.type, load(src, i, l), s);
+                               lanes::compare(p, src.type, load(src, i, l), s);
                     byte = uint8_t((byte & ~(1u << (l % 8))) |
                                    (unsigned(bit) << (l % 8)));
                   }
@@ -1274,7 +984,7 @@ private:
                       double s = isFloat(t)    ? double(floatOf(b, t))
                                  : isSigned(t) ? double(intOf(b, t))
                                                : double(b);
-                      bit = compareLane(p, t, load(lhs, i, l), s);
+                      bit = lanes::compare(p, t, load(lhs, i, l), s);
                     }
                     byte = uint8_t((byte & ~(1u << (l % 8))) |
                                    (unsigned(bit) << (l % 8)));
@@ -1319,11 +1029,12 @@ private:
                   !touchOperand(op, o[0], r, active, true, accesses))
                 return false;
               occupancy = r * chip.vecCyclesPerRepeat;
-              compute = [=, this]() {
+              compute = [=, this, round = v.getRound(), sat = v.getSat()]() {
                 for (int64_t i = 0; i < r; ++i)
                   for (int64_t l = 0; l < active; ++l)
                     store(o[0], i, l,
-                          castLane(v, o[1].type, o[0].type, load(o[1], i, l)));
+                          lanes::cast(o[1].type, o[0].type, round, sat,
+                                      load(o[1], i, l)));
               };
               return true;
             })
@@ -1366,7 +1077,7 @@ private:
                                       : kind == ReduceKind::min
                                           ? BinaryKind::min
                                           : BinaryKind::add;
-                      vals[k] = binaryLane(op, bk, t, a, b, dz);
+                      vals[k] = lanes::binary(bk, t, a, b, dz);
                       if (n % 2 && k == n / 2 - 1)
                         vals[k + 1] = vals[n - 1];
                     }
