@@ -335,7 +335,7 @@ struct BlockGrid {
     case ScaleLayout::Linear:
       return (o * blocks + b) * inner + i;
     case ScaleLayout::Pairs:
-      return ((o * ceilDiv(blocks, 2) + b / 2) * inner + i) * 2 + b % 2;
+      return pairsOffsetOf<int64_t>(o, b, i, ceilDiv(blocks, 2), inner);
     case ScaleLayout::Swizzle32x4x4: {
       int64_t rank = shape.size();
       // axis = rank-1: o runs over [batch, rows], inner is 1.

@@ -49,15 +49,42 @@ inline int64_t swizzleBytes(int64_t rows, int64_t cols) {
          ceilDiv(cols, kSwizzleTileCols);
 }
 
-/// Offset of the scale S[r, c] in a swizzled grid with C scale columns
-/// (cuBLAS "1D block scaling factors layout").
+/// The offset rules of the layouts, written once over any integer domain
+/// `I` with +, * and, by positive constants, / and %: int64_t where the
+/// reference and the verifiers evaluate them, IR index values where the
+/// lowerings emit them (mxq/Conversion/IndexExpr.h). Nothing else spells
+/// out where a scale lives.
+
+/// Offset of the scale S[r, c] in a swizzled grid whose bands are
+/// `tilesPerBand` tiles wide (ceil(C / 4) for C scale columns; cuBLAS "1D
+/// block scaling factors layout").
+template <typename I> I swizzleOffsetOf(I r, I c, I tilesPerBand) {
+  I tile = (r / kSwizzleTileRows) * tilesPerBand + c / kSwizzleTileCols;
+  return (tile * kSwizzleTileBytes +
+          (r % kSwizzleStripeRows) * kSwizzleRowBytes) +
+         (((r % kSwizzleTileRows) / kSwizzleStripeRows) * kSwizzleTileCols +
+          c % kSwizzleTileCols);
+}
+
+/// Offset of the scale S[r, c] in a swizzled grid with C scale columns.
 inline int64_t swizzleOffset(int64_t r, int64_t c, int64_t cols) {
-  int64_t tilesPerBand = ceilDiv(cols, kSwizzleTileCols);
-  int64_t tile = (r / kSwizzleTileRows) * tilesPerBand + c / kSwizzleTileCols;
-  return kSwizzleTileBytes * tile +
-         (r % kSwizzleStripeRows) * kSwizzleRowBytes +
-         ((r % kSwizzleTileRows) / kSwizzleStripeRows) * kSwizzleTileCols +
-         (c % kSwizzleTileCols);
+  return swizzleOffsetOf<int64_t>(r, c, ceilDiv(cols, kSwizzleTileCols));
+}
+
+/// Where the scale of block b of a line lies in the pairs layout (Ascend
+/// `[..., ceil(n/64), 2]` along the last axis, `[..., m/64, n, 2]` along
+/// another): its pair along the axis and its slot in the pair.
+template <typename I> struct PairSlot {
+  I pair, slot;
+};
+template <typename I> PairSlot<I> pairSlotOf(I b) { return {b / 2, b % 2}; }
+
+/// Offset of the scale of block b in the pairs layout of a [outer, blocks,
+/// inner] grid, at (o, b, i).
+template <typename I>
+I pairsOffsetOf(I o, I b, I i, I pairsPerLine, I inner) {
+  PairSlot<I> p = pairSlotOf(b);
+  return ((o * pairsPerLine + p.pair) * inner + i) * 2 + p.slot;
 }
 
 /// Computes the shape of the scales that `layout` gives for an input of

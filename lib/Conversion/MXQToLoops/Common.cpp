@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
+#include "mxq/Conversion/IndexExpr.h"
 
 namespace mxq::loops {
 
@@ -88,45 +89,24 @@ SmallVector<Value> scaleIndex(OpBuilder &b, Location loc, ValueRange ivs,
                               dialect::ScaleLayout layout) {
   int64_t rank = ivs.size();
   SmallVector<Value> index(ivs.begin(), ivs.end());
-  auto c = [&](int64_t v) { return indexConst(b, loc, v); };
-  auto div = [&](Value x, int64_t d) {
-    return arith::DivUIOp::create(b, loc, x, c(d)).getResult();
-  };
-  auto rem = [&](Value x, int64_t d) {
-    return arith::RemUIOp::create(b, loc, x, c(d)).getResult();
-  };
-  auto mul = [&](Value x, Value y) {
-    return arith::MulIOp::create(b, loc, x, y).getResult();
-  };
-  auto add = [&](Value x, Value y) {
-    return arith::AddIOp::create(b, loc, x, y).getResult();
-  };
+  auto ix = [&](Value v) { return ::mxq::IndexExpr(b, loc, v); };
   switch (layout) {
   case dialect::ScaleLayout::linear:
     index[axis] = blk;
     return index;
-  case dialect::ScaleLayout::pairs:
-    index[axis] = div(blk, 2);
-    index.push_back(rem(blk, 2));
+  case dialect::ScaleLayout::pairs: {
+    auto [pair, slot] = ::mxq::pairSlotOf(ix(blk));
+    index[axis] = pair;
+    index.push_back(slot);
     return index;
+  }
   case dialect::ScaleLayout::swizzle_32_4_4: {
-    // ::mxq::swizzleOffset, as IR.
     int64_t rowDim = axis == rank - 1 ? rank - 2 : rank - 1;
-    Value row = ivs[rowDim];
     Value tilesPerBand = arith::CeilDivUIOp::create(
-        b, loc, numBlocks, c(::mxq::kSwizzleTileCols));
-    Value tile = add(mul(div(row, ::mxq::kSwizzleTileRows), tilesPerBand),
-                     div(blk, ::mxq::kSwizzleTileCols));
-    Value offset =
-        add(add(mul(tile, c(::mxq::kSwizzleTileBytes)),
-                mul(rem(row, ::mxq::kSwizzleStripeRows),
-                    c(::mxq::kSwizzleRowBytes))),
-            add(mul(div(rem(row, ::mxq::kSwizzleTileRows),
-                        ::mxq::kSwizzleStripeRows),
-                    c(::mxq::kSwizzleTileCols)),
-                rem(blk, ::mxq::kSwizzleTileCols)));
+        b, loc, numBlocks, indexConst(b, loc, ::mxq::kSwizzleTileCols));
     SmallVector<Value> result(ivs.take_front(rank - 2));
-    result.push_back(offset);
+    result.push_back(
+        ::mxq::swizzleOffsetOf(ix(ivs[rowDim]), ix(blk), ix(tilesPerBand)));
     return result;
   }
   }

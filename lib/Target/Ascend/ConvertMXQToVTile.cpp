@@ -8,6 +8,7 @@
 #include "mxq/Dialect/MXQ/MXQ.h"
 #include "mxq/Support/Formats.h"
 #include "mxq/Support/ScaleLayout.h"
+#include "mxq/Conversion/IndexExpr.h"
 #include "mxq/Target/Ascend/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -524,11 +525,10 @@ void copySwizzledSlots(Emitter &e, bool write, Value gm, Value base,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&branch.getThenRegion().front());
     Value r = e.add(r0, g * 32);
-    // swizzleOffset (mxq/Support/ScaleLayout.h) of scale (r, 4 * w0).
-    Value tile = e.add(e.mul(e.div(r, kSwizzleTileRows), W), w0);
-    Value at = e.add(base, e.add(e.mul(tile, kSwizzleTileBytes),
-                                 e.mul(e.div(e.rem(r, kSwizzleTileRows), 32),
-                                       kSwizzleTileCols)));
+    // The offset of scale (r, 4 * w0): the one rule (ScaleLayout.h).
+    auto ix = [&](Value v) { return ::mxq::IndexExpr(b, loc, v); };
+    Value at = e.add(base, ::mxq::swizzleOffsetOf(
+                               ix(r), ix(w0) * kSwizzleTileCols, ix(e.idx(W))));
     for (int64_t w = 0; w < words; w += perCopy) {
       Value n = valid;
       if (words > perCopy) {
