@@ -481,6 +481,12 @@ void emitDecode(Emitter &e, const DequantizePlan &p, Value codesUB, Value qBuf,
 void emitScaleValues(Emitter &e, Value sBuf, Value mbBuf, Value constBuf,
                      Value blockMask, int64_t NB, int64_t maskLanes);
 
+/// The level-0 scales of a two-level quantize (in place), 0 below 2^-126.
+void emitLevel0Scales(Emitter &e, Value l0, Value mask, Value cst,
+                      int64_t lanes);
+/// v = ftz(v) on f32 lanes.
+void emitFlushSubnormals(Emitter &e, Value v, Value w, Value mask, int64_t n);
+
 //===----------------------------------------------------------------------===//
 // ScaleLayouts.cpp
 //===----------------------------------------------------------------------===//

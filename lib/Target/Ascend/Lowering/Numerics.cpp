@@ -359,4 +359,33 @@ void emitScaleValues(Emitter &e, Value sBuf, Value mbBuf, Value constBuf,
   selectConst(CmpPredicate::eq, sBuf, 255, mbBuf, 0x7FC00000);
 }
 
+/// The level-0 scales of a two-level quantize from the maxima of the finite
+/// |x| of each 512 (`l0`, f32 lanes, in place): times fl32(1/6), and 0 below
+/// 2^-126 (ref: twoLevelQuantize, level 0). `mask` and `cst` are scratch.
+void emitLevel0Scales(Emitter &e, Value l0, Value mask, Value cst,
+                      int64_t lanes) {
+  Type f32 = e.b.getF32Type();
+  Type u32 = IntegerType::get(e.b.getContext(), 32, IntegerType::Unsigned);
+  e.scalar(BinaryKind::mul, l0, l0,
+           FloatAttr::get(f32,
+                          1.0f / formatInfo(ElementFormat::E2M1FN).maxFinite),
+           f32, lanes);
+  e.cmps(CmpPredicate::lt, mask, l0, IntegerAttr::get(u32, 0x00800000), u32,
+         lanes);
+  e.dup(cst, IntegerAttr::get(u32, 0), u32, lanes);
+  e.sel(l0, mask, cst, l0, u32, lanes);
+}
+
+/// v = ftz(v): subnormal f32 lanes become zeros of their sign (the CANN
+/// kernel's Div, `div_denormals = ftz`). `w` and `mask` are scratch.
+void emitFlushSubnormals(Emitter &e, Value v, Value w, Value mask,
+                         int64_t n) {
+  Type u32 = IntegerType::get(e.b.getContext(), 32, IntegerType::Unsigned);
+  auto u = [&](uint32_t c) { return IntegerAttr::get(u32, c); };
+  e.scalar(BinaryKind::And, w, v, u(0x7FFFFFFF), u32, n);
+  e.cmps(CmpPredicate::lt, mask, w, u(0x00800000), u32, n);
+  e.scalar(BinaryKind::And, w, v, u(0x80000000), u32, n);
+  e.sel(v, mask, w, v, u32, n);
+}
+
 } // namespace mxq::vtile::lowering

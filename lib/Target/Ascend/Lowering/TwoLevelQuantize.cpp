@@ -196,24 +196,13 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
   for (int64_t r = 0; r < T; ++r)
     VReduceGroupOp::create(b, loc, ReduceKind::max, e.add(L0, r * pitch0),
                            e.add(W, r * C * 4), e.idx(C / 64), u32, kBlock0);
-  e.scalar(BinaryKind::mul, L0, L0,
-           FloatAttr::get(f32,
-                          1.0f / formatInfo(ElementFormat::E2M1FN).maxFinite),
-           f32, l0Lanes);
-  e.cmps(CmpPredicate::lt, L0m, L0, u32v(0x00800000), u32, l0Lanes);
-  e.dup(L0c, u32v(0), u32, l0Lanes);
-  e.sel(L0, L0m, L0c, L0, u32, l0Lanes);
+  emitLevel0Scales(e, L0, L0m, L0c, l0Lanes);
   for (int64_t r = 0; r < T; ++r)
     VBroadcastGroupOp::create(b, loc, e.add(LB, r * C * 4),
                               e.add(L0, r * pitch0), e.idx(C / 64), u32,
                               kBlock0);
   // temp = x == 0 ? x : bf16(ftz(ftz(x) / level0)).
-  auto flushSubnormals = [&](Value v) { // v = ftz(v), through W and LM
-    e.scalar(BinaryKind::And, W, v, u32v(0x7FFFFFFF), u32, N);
-    e.cmps(CmpPredicate::lt, LM, W, u32v(0x00800000), u32, N);
-    e.scalar(BinaryKind::And, W, v, u32v(0x80000000), u32, N);
-    e.sel(v, LM, W, v, u32, N);
-  };
+  auto flushSubnormals = [&](Value v) { emitFlushSubnormals(e, v, W, LM, N); };
   e.unary(UnaryKind::copy, P, X, u32, N);
   if (p.ftz)
     flushSubnormals(P);
@@ -235,21 +224,14 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
                                       e.add(amBuf, off / kBlock1 * 4),
                                       e.add(W, off * 4), r, u32, kBlock1);
              });
-  e.scalar(BinaryKind::shr, eBuf, amBuf, u32v(23), u32, NB);
-  e.scalar(BinaryKind::max, sBuf, eBuf, u32v(2), u32, NB);
-  e.scalar(BinaryKind::sub, sBuf, sBuf, u32v(2), u32, NB);
-  auto selectConst = [&](CmpPredicate pred, Value src, int64_t against,
-                         Value dst, int64_t value) {
-    e.cmps(pred, blockMask, src, u32v(against), u32, maskLanes);
-    e.dup(constBuf, u32v(value), u32, maskLanes);
-    e.sel(dst, blockMask, constBuf, dst, u32, maskLanes);
-  };
-  selectConst(CmpPredicate::eq, eBuf, 255, sBuf, 255);
-  e.scalar(BinaryKind::mul, mbBuf, sBuf, u32v(0xFFFFFFFF), u32, NB);
-  e.scalar(BinaryKind::add, mbBuf, mbBuf, u32v(254), u32, NB);
-  e.scalar(BinaryKind::shl, mbBuf, mbBuf, u32v(23), u32, NB);
-  selectConst(CmpPredicate::eq, sBuf, 255, mbBuf, 0x7FC00000);
-  selectConst(CmpPredicate::eq, eBuf, 0, mbBuf, 0);
+  // The same rule as a quantize's with scale = floor (OCP, FP4's emax),
+  // inf = nan and underflow = flush_e0 (ref: twoLevelQuantize, level 1).
+  emitScaleAndMultiplier(
+      e,
+      BlockBuffers{amBuf, eBuf, sBuf, mbBuf, constBuf, Value(), Value(),
+                   blockMask, NB, maskLanes},
+      BlockPolicy{dialect::ScaleAlgorithm::floor, dialect::InfPolicy::nan,
+                  dialect::Underflow::flush_e0, ElementFormat::E2M1FN});
 
   // Outputs of this buffer: free once their DMA out is done.
   e.flag(false, Pipe::mte3, Pipe::v, pp);
