@@ -24,6 +24,9 @@
 #include <unistd.h>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+// A target's own flags, as libFuzzer hands them over (optional).
+extern "C" __attribute__((weak)) int LLVMFuzzerInitialize(int *argc,
+                                                          char ***argv);
 
 // The input being run, written to ./crash-standalone when the target aborts
 // (libFuzzer keeps its crash inputs the same way).
@@ -60,6 +63,8 @@ static void runFile(const std::filesystem::path &path, size_t &count) {
 int main(int argc, char **argv) {
   signal(SIGABRT, saveCrash);
   signal(SIGSEGV, saveCrash);
+  if (LLVMFuzzerInitialize && LLVMFuzzerInitialize(&argc, &argv) != 0)
+    return 2;
   long runs = 0, maxLen = 4096;
   unsigned long seed = 1;
   size_t count = 0;

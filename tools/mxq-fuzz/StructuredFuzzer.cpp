@@ -3,10 +3,13 @@
 // The fuzz input chooses an mxq function (op family, every attribute word
 // from the dialect's table, element types, rank, axis, block, shapes with
 // 0, 1, ragged and dynamic dimensions) and its data (edge bit patterns
-// included). A function the verifiers accept must compile for the CPU, run,
-// and give the reference's bytes; anything else aborts with the function.
-// Compiled functions are cached by their text (dynamic dimensions make one
-// compile serve many inputs).
+// included). A function the verifiers accept must compile for the target
+// (-target=cpu, the default, nvvm-emu or ascend; -chip=...), run, and give
+// the reference's bytes; anything else aborts with the function. With
+// -allow-refusals=1 a function the target refuses to compile or run, with a
+// diagnostic, is skipped (and counted), as mxq-sweep --allow-refusals does;
+// a wrong byte still aborts. Compiled functions are cached by their text
+// (dynamic dimensions make one compile serve many inputs).
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzCommon.h"
@@ -32,6 +35,18 @@ using namespace mlir;
 using Shape = std::vector<int64_t>;
 
 namespace {
+
+/// The target every function is compiled for, from the command line.
+struct Settings {
+  std::string target = "cpu";
+  ::mxq::TargetOptions options;
+  bool allowRefusals = false;
+  size_t refused = 0;
+};
+Settings &settings() {
+  static auto &s = *new Settings();
+  return s;
+}
 
 enum class Kind { Source, Codes, Scales, Step, ZeroPoint };
 
@@ -361,11 +376,16 @@ void fill(::mxq::fuzz::Bytes &in, const ArgSpec &a, Type type,
     return it->second.get();
   }
   std::string err;
-  auto fn = ::mxq::CompiledFunction::compile(module, "f", "cpu",
-                                             ::mxq::TargetOptions(), err);
-  if (!fn)
-    ::mxq::fuzz::fail("a verified function does not compile for the CPU: " +
-                      err + "\n" + text);
+  auto fn = ::mxq::CompiledFunction::compile(module, "f", settings().target,
+                                             settings().options, err);
+  if (!fn) {
+    if (settings().allowRefusals) {
+      ++settings().refused;
+      return nullptr;
+    }
+    ::mxq::fuzz::fail("a verified function does not compile for " +
+                      settings().target + ": " + err + "\n" + text);
+  }
   if (cache.size() >= 128) {
     cache.erase(order.front());
     order.pop_front();
@@ -392,6 +412,42 @@ void dump(const Function &f, const std::vector<::mxq::RawTensor> &inputs) {
 }
 
 } // namespace
+
+/// -target=NAME, -chip=SPEC and -allow-refusals=1 (libFuzzer passes its
+/// command line here and ignores flags it does not know).
+extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  Settings &s = settings();
+  for (int i = 1; i < *argc; ++i) {
+    llvm::StringRef a((*argv)[i]);
+    a.consume_front("-");
+    a.consume_front("-");
+    if (a.consume_front("target="))
+      s.target = a.str();
+    else if (a.consume_front("chip="))
+      s.options.chip = a.str();
+    else if (a.consume_front("allow-refusals="))
+      s.allowRefusals = a == "1" || a == "true";
+  }
+  ::mxq::registerAllTargets();
+  const ::mxq::Target *t = ::mxq::lookupTarget(s.target);
+  std::string why;
+  if (!t) {
+    std::fprintf(stderr, "mxq-structured-fuzzer: no target '%s'\n",
+                 s.target.c_str());
+    return 1;
+  }
+  if (!t->checkOptions(s.options, why) || !t->canRun(why)) {
+    std::fprintf(stderr, "mxq-structured-fuzzer: target '%s': %s\n",
+                 s.target.c_str(), why.c_str());
+    return 1;
+  }
+  std::atexit([] {
+    if (settings().allowRefusals)
+      std::printf("mxq-structured-fuzzer: %zu functions refused by %s\n",
+                  settings().refused, settings().target.c_str());
+  });
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   MLIRContext &ctx = ::mxq::fuzz::context();
@@ -425,8 +481,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     failWith("the reference fails on checked inputs: " + err + "\n" +
                       f.text);
   ::mxq::CompiledFunction *fn = compiled(*module, f.text);
-  if (!fn->run(inputs, got, err))
+  if (!fn)
+    return 0; // refused, with -allow-refusals
+  if (!fn->run(inputs, got, err)) {
+    if (settings().allowRefusals) { // a target that lowers per shape
+      ++settings().refused;
+      return 0;
+    }
     failWith("the compiled function fails: " + err + "\n" + f.text);
+  }
   if (got.size() != expected.size())
     failWith("result counts differ\n" + f.text);
   for (size_t i = 0; i < got.size(); ++i) {

@@ -732,6 +732,8 @@ void mxq_emu_launch(void (*thunk)(void **), const char *name, int64_t gx,
   l.kernel = name;
   l.thunk = thunk;
   l.params = params;
+  if (gx == 0 || gy == 0 || gz == 0)
+    return; // an empty grid: nothing to run, as GPURuntime's launch does
   int64_t dims[6] = {gx, gy, gz, bx, by, bz};
   for (int64_t d : dims)
     if (d <= 0 || d > (int64_t(1) << 31)) {
