@@ -479,7 +479,7 @@ TwoLevelQuantized twoLevelQuantize(const std::vector<float> &x,
       for (int64_t j = begin; j < end; ++j)
         if (std::isfinite(xs[j]))
           amax = std::max(amax, std::fabs(xs[j]));
-      float l0 = amax * (1.0f / 6.0f);
+      float l0 = amax * (1.0f / formatInfo(ElementFormat::E2M1FN).maxFinite);
       if (bitsOf(l0) < 0x00800000u) // zero or fp32 subnormal
         l0 = 0;
       out.level0[row * l0PerRow + b0] = l0;
@@ -512,7 +512,8 @@ TwoLevelQuantized twoLevelQuantize(const std::vector<float> &x,
         byte = 0;
         multiplier = 0.0f;
       } else {
-        byte = static_cast<uint8_t>(std::max<uint32_t>(maxExp, 2) - 2);
+        int emax = formatInfo(ElementFormat::E2M1FN).emax;
+        byte = static_cast<uint8_t>(std::max<uint32_t>(maxExp, emax) - emax);
         multiplier = scaleMultiplier(byte);
       }
       out.level1[row * l1PerRow + b1] = byte;

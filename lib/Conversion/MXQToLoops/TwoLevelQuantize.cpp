@@ -36,7 +36,9 @@ Value TwoLevelSteps::finiteMaxBits(OpBuilder &b, Location l, Value x) const {
 Value TwoLevelSteps::level0(OpBuilder &b, Location l, Value bits) const {
   Value amax = arith::BitcastOp::create(b, l, b.getF32Type(), bits);
   Value l0 = arith::MulFOp::create(
-      b, l, amax, num::f32Const(b, l, amax.getType(), 1.0f / 6.0f));
+      b, l, amax,
+      num::f32Const(b, l, amax.getType(),
+                    1.0f / formatInfo(ElementFormat::E2M1FN).maxFinite));
   Value l0Bits = arith::BitcastOp::create(b, l, b.getI32Type(), l0);
   Value subnormal = arith::CmpIOp::create(
       b, l, arith::CmpIPredicate::ult, l0Bits,
@@ -75,8 +77,9 @@ std::pair<Value, Value> TwoLevelSteps::level1(OpBuilder &b, Location l,
     return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, s(v));
   };
   // The largest bf16 exponent field; Inf and NaN count as 0xFF.
+  const int64_t emax = formatInfo(ElementFormat::E2M1FN).emax;
   Value byte = arith::SubIOp::create(
-      b, l, arith::MaxUIOp::create(b, l, maxExp, s(2)), s(2));
+      b, l, arith::MaxUIOp::create(b, l, maxExp, s(emax)), s(emax));
   byte = arith::SelectOp::create(b, l, eq(maxExp, 0xFF), s(::mxq::kScaleNaN),
                                  byte);
   Value mult = num::scaleMultiplier(b, l, byte);

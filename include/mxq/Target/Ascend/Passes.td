@@ -7,20 +7,30 @@ include "mlir/Pass/PassBase.td"
 def ConvertMXQToVTile : Pass<"convert-mxq-to-vtile", "::mlir::ModuleOp"> {
   let summary = "Lower mxq functions to vtile kernels for an Ascend-like core";
   let description = [{
-    Rewrites every function whose body is one `mxq.quantize` on its
-    arguments into a `vtile.kernel`: the function takes its inputs and then
+    Rewrites every function of static shapes whose body is one mxq op on
+    its arguments into a `vtile.kernel`: `mxq.quantize` (along any axis,
+    every scale algorithm, Inf policy, rounding, NaN element, underflow,
+    product and layout: linear, pairs, swizzle_32_4_4), `mxq.dual_quantize`
+    (one kernel, one read), `mxq.two_level_quantize`, `mxq.dequantize`,
+    `mxq.fake_quant`, `mxq.fake_quant_grad` and `mxq.convert_scale_layout`.
+    (mxq-run lowers a function of several ops, such as CANN's dual-axis
+    quantize, as one kernel per op.) The kernel takes its inputs and then
     its results as GM memrefs (`#vtile.space<gm>`) and returns nothing. The
-    work (rows x column slices of the quantized axis) is split over the
-    chip's cores; each core moves UB tiles, sized from the chip's UB, through
-    DMA in, the vector recipe of docs/Rationale.md and DMA out, double
-    buffered (two buffers per stage, flags MTE2->V, V->MTE2, V->MTE3 and
-    MTE3->V placed by the pass). The module gets `vtile.chip`.
+    work (rows x column slices, or block-rows x columns along a non-last
+    axis) is split over the chip's cores; each core moves UB tiles, sized
+    from the chip's UB, through DMA in, the vector recipe of
+    docs/Rationale.md ("The Ascend-like target") and DMA out, double
+    buffered (flags MTE2->V, V->MTE2, V->MTE3 and MTE3->V placed by the
+    pass). On `a2`, which has no fp8/fp4 casts, codes are encoded and
+    decoded by integer code. The module gets `vtile.chip`.
 
     The pass takes what it can state exactly and says so for the rest: a
     function it cannot lower is an error naming the reason (dynamic shapes,
-    an axis that is not the last, a scale algorithm, layout or format the
-    recipe does not have yet, a cast the chip lacks). The rewrite is
-    available as `mxq::vtile::lowerFunctionToVTile`.
+    a tile that does not fit the chip's UB, which long blocks along a
+    non-last axis and swizzled scales with long blocks still need; FP4
+    along a non-last axis of a tensor with an odd last dimension; tile
+    options a family does not take). The rewrite is available as
+    `mxq::vtile::lowerFunctionToVTile`.
   }];
   let options = [
     Option<"chip", "chip", "std::string", "\"950pr\"",
