@@ -5,12 +5,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mxq/Numerics/Numerics.h"
+#include "mxq/Numerics/Recipes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/bit.h"
 
 using namespace mlir;
@@ -80,13 +82,31 @@ struct I {
     return arith::BitcastOp::create(b, loc, shaped(like, b.getF32Type()), i);
   }
 };
-} // namespace
 
-/// ref: floorFromExponent.
-static Value floorFromExponent(I &i, Value exponent, int emax) {
-  Value s = i.minu(i.sub(exponent, i.c(emax)), i.c(kScaleMax));
-  return i.sel(i.ule(exponent, i.c(emax)), i.c(0), s);
-}
+/// The arith/vector lane domain of the recipes (mxq/Numerics/Recipes.h):
+/// I's operations, an f32 multiply on bit patterns and the target's native
+/// E8M0 round-up.
+struct ArithLanes : I {
+  using V = Value;
+  const NativeConverts *native = nullptr;
+  static bool has(Value v) { return bool(v); }
+  /// The f32 of `bits`: a bitcast's own operand where `bits` is one.
+  Value floatOf(Value bits) {
+    if (auto cast = bits.getDefiningOp<arith::BitcastOp>())
+      if (getElementTypeOrSelf(cast.getIn().getType()).isF32())
+        return cast.getIn();
+    return I::floatOf(bits);
+  }
+  Value mulF32(Value bits, float k) {
+    Value f = floatOf(bits);
+    return bitsOf(arith::MulFOp::create(
+        b, loc, f, f32Const(b, loc, f.getType(), k)));
+  }
+  Value e8m0RoundUp(Value dBits) {
+    return native ? native->e8m0RoundUp(b, loc, floatOf(dBits)) : Value();
+  }
+};
+} // namespace
 
 NativeConverts::~NativeConverts() = default;
 
@@ -102,94 +122,29 @@ Value NativeConverts::e8m0RoundUp(OpBuilder &, Location, Value) const {
 Value scaleByte(OpBuilder &b, Location loc, Value amax,
                 ScaleAlgorithm algorithm, InfPolicy inf, ElementFormat format,
                 const NativeConverts *native) {
-  const FormatInfo &info = formatInfo(format);
-  I i{b, loc, amax.getType()};
-  Value bits = i.bitsOf(amax);
-  Value exponent = i.andi(i.shr(bits, i.c(23)), i.c(0xFF));
-  Value mantissa = i.andi(bits, i.c(0x7FFFFF));
-  Value s;
-  switch (algorithm) {
-  case ScaleAlgorithm::Floor:
-    s = floorFromExponent(i, exponent, info.emax);
-    break;
-  case ScaleAlgorithm::Ceil: {
-    Value up = i.zext(i.ne(mantissa, i.c(0)));
-    Value raw = i.sub(i.add(exponent, up), i.c(info.emax));
-    s = i.mins(i.maxs(raw, i.c(0)), i.c(kScaleMax));
-    break;
-  }
-  case ScaleAlgorithm::Even: {
-    // ref: scaleByte, Even (a carry into the Inf exponent counts as Inf).
-    Value rounded = i.add(bits, i.c(1 << (23 - info.mbits - 1)));
-    Value roundedExp = i.andi(i.shr(rounded, i.c(23)), i.c(0xFF));
-    s = floorFromExponent(i, roundedExp, info.emax);
-    s = i.sel(i.eq(roundedExp, i.c(0xFF)),
-              i.c(inf == InfPolicy::Saturate ? kScaleMax : kScaleNaN), s);
-    break;
-  }
-  case ScaleAlgorithm::RCeil: {
-    // ref: rceilE8M0(amax * fl32(1/max)).
-    Value d = arith::MulFOp::create(
-        b, loc, amax, f32Const(b, loc, amax.getType(), 1.0f / info.maxFinite));
-    Value db = i.bitsOf(d);
-    if (Value up = native ? native->e8m0RoundUp(b, loc, d) : Value()) {
-      // Amax 0 (d = 0) has byte 0; Inf and NaN are replaced below.
-      s = i.sel(i.eq(db, i.c(0)), i.c(0), up);
-      break;
-    }
-    Value e = i.andi(i.shr(db, i.c(23)), i.c(0xFF));
-    Value m = i.andi(db, i.c(0x7FFFFF));
-    Value up = i.sel(i.eq(e, i.c(0)), i.ugt(m, i.c(0x400000)),
-                     i.ne(m, i.c(0)));
-    s = i.add(e, i.zext(up));
-    break;
-  }
-  }
-  Value infByte;
-  switch (inf) {
-  case InfPolicy::NaN:
-    infByte = i.c(kScaleNaN);
-    break;
-  case InfPolicy::Saturate:
-    infByte = i.c(kScaleMax);
-    break;
-  case InfPolicy::Exponent:
-    infByte = floorFromExponent(i, i.c(0xFF), info.emax);
-    break;
-  }
-  Value absBits = i.andi(bits, i.c(0x7FFFFFFF));
-  s = i.sel(i.eq(absBits, i.c(0x7F800000)), infByte, s);
-  return i.sel(i.ugt(absBits, i.c(0x7F800000)), i.c(kScaleNaN), s);
+  ArithLanes i{{b, loc, amax.getType()}, native};
+  return recipes::scaleByte(i, i.bitsOf(amax), algorithm, inf, format);
 }
 
 Value scaleMultiplier(OpBuilder &b, Location loc, Value s) {
-  I i{b, loc, s.getType()};
-  Value bits = i.shl(i.sub(i.c(254), s), i.c(23));
-  bits = i.sel(i.eq(s, i.c(254)), i.c(0x00400000), bits);
-  bits = i.sel(i.eq(s, i.c(kScaleNaN)), i.c(0x7FC00000), bits);
-  return i.floatOf(bits);
+  ArithLanes i{{b, loc, s.getType()}};
+  return i.I::floatOf(recipes::scaleMultiplierBits(i, s));
 }
 
 Value blockMultiplier(OpBuilder &b, Location loc, Value amax, Value s,
                       Underflow underflow, ElementFormat format) {
   Value r = scaleMultiplier(b, loc, s);
-  if (underflow == Underflow::Keep)
+  ArithLanes i{{b, loc, amax.getType()}};
+  Value flush = recipes::underflowFlush(i, i.bitsOf(amax), underflow, format);
+  if (!flush)
     return r;
-  I i{b, loc, amax.getType()};
-  Value e = i.andi(i.shr(i.bitsOf(amax), i.c(23)), i.c(0xFF));
-  Value flush = underflow == Underflow::FlushE0
-                    ? i.eq(e, i.c(0))
-                    : i.ule(e, i.c(formatInfo(format).emax));
   return arith::SelectOp::create(b, loc, flush,
                                  f32Const(b, loc, amax.getType(), 0.0f), r);
 }
 
 Value scaleValue(OpBuilder &b, Location loc, Value s) {
-  I i{b, loc, s.getType()};
-  Value bits = i.shl(s, i.c(23));
-  bits = i.sel(i.eq(s, i.c(0)), i.c(0x00400000), bits);
-  bits = i.sel(i.eq(s, i.c(kScaleNaN)), i.c(0x7FC00000), bits);
-  return i.floatOf(bits);
+  ArithLanes i{{b, loc, s.getType()}};
+  return i.I::floatOf(recipes::scaleValueBits(i, s));
 }
 
 /// RNE (the production rounding) in fewer operations: normal results round

@@ -205,8 +205,9 @@ TEST(AscendLanes, WideningIsExact) {
     // f16 to f32 and back is the identity on every non-NaN value.
     uint32_t f = lanes::cast(LaneType::F16, LaneType::F32, RoundMode::none,
                              false, b);
-    if (!std::isnan(fromBits(f)))
+    if (!std::isnan(fromBits(f))) {
       EXPECT_EQ(castF32(LaneType::F16, RoundMode::rint, false, fromBits(f)), b);
+    }
   }
   EXPECT_EQ(lanes::floatOf(0x3C00, LaneType::F16), 1.0f);
   EXPECT_EQ(lanes::floatOf(0x0001, LaneType::F16), std::ldexp(1.0f, -24));
@@ -308,6 +309,23 @@ TEST(AscendLanes, FP8CastSpecialsAsPublished) {
     EXPECT_EQ(castF32(t, RoundMode::rint, false, nan), 0x7Fu);
     EXPECT_EQ(castF32(t, RoundMode::rint, true, -0.0f), 0x80u);
   }
+  // CTRL[50] set: a saturating cast keeps a NaN as the NaN code; the rest
+  // of the cast is unchanged.
+  for (LaneType t : {LaneType::E4M3, LaneType::E5M2}) {
+    EXPECT_EQ(lanes::cast(LaneType::F32, t, RoundMode::rint, true,
+                          bitsOf(nan), /*satNaN=*/true),
+              0x7Fu);
+    EXPECT_EQ(lanes::cast(LaneType::F32, t, RoundMode::rint, true,
+                          bitsOf(inf), /*satNaN=*/true),
+              t == LaneType::E4M3 ? 0x7Eu : 0x7Bu);
+    EXPECT_EQ(lanes::cast(LaneType::F32, t, RoundMode::rint, true,
+                          bitsOf(-1.5f), /*satNaN=*/true),
+              castF32(t, RoundMode::rint, true, -1.5f));
+  }
+  // It does not reach FP4, which has no NaN.
+  EXPECT_EQ(lanes::cast(LaneType::BF16, LaneType::E2M1, RoundMode::rint, true,
+                        bitsOf(nan) >> 16, /*satNaN=*/true),
+            0u);
   // NO_SAT: an E4M3 overflow or infinity is NaN (no Inf); E5M2 has Inf.
   EXPECT_EQ(castF32(LaneType::E4M3, RoundMode::rint, false, inf), 0x7Fu);
   EXPECT_EQ(castF32(LaneType::E4M3, RoundMode::rint, false, 465.0f), 0x7Fu);

@@ -488,6 +488,14 @@ static LogicalResult verifyFlag(Operation *op, Pipe src, Pipe dst, Value id) {
   return success();
 }
 
+LogicalResult SetCtrlOp::verify() {
+  if (getBit() != kCtrlFP8SatNaN)
+    return emitOpError() << "sets CTRL bit " << getBit()
+                         << ", but the model has bit " << kCtrlFP8SatNaN
+                         << " only (a saturating FP8 cast's NaN)";
+  return success();
+}
+
 LogicalResult SetFlagOp::verify() {
   return verifyFlag(*this, getSrc(), getDst(), getId());
 }

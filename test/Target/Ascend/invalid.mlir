@@ -308,6 +308,14 @@ func.func @group_not_blocks() attributes {vtile.kernel} {
 
 // -----
 
+func.func @ctrl_bit() attributes {vtile.kernel} {
+  // expected-error @+1 {{sets CTRL bit 49, but the model has bit 50 only (a saturating FP8 cast's NaN)}}
+  vtile.set_ctrl [49] = true
+  return
+}
+
+// -----
+
 func.func @flag_same_pipe() attributes {vtile.kernel} {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{joins pipe 'v' to itself; order one pipe with vtile.pipe_barrier}}

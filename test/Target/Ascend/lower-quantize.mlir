@@ -26,19 +26,33 @@
 // CHECK:   vtile.set_flag[<v>, <mte2>, %[[P]]]
 // CHECK:   vtile.vscalar <and> {{.*}}, 2147483647 : ui32
 // CHECK:   vtile.vreduce_group <max> {{.*}} {group = 32 : i64} : ui32
+// The block recipe (mxq/Numerics/Recipes.h, scaleByte with floor): the
+// exponent field, clamp(e - emax, 0, 254), then Inf and NaN.
 // CHECK:   vtile.vscalar <shr> {{.*}}, 23 : ui32
-// CHECK:   vtile.vscalar <max> {{.*}}, 8 : ui32
+// CHECK:   vtile.vscalar <and> {{.*}}, 255 : ui32
 // CHECK:   vtile.vscalar <sub> {{.*}}, 8 : ui32
 // CHECK:   vtile.vscalar <min> {{.*}}, 254 : ui32
+// CHECK:   vtile.vcmps <le> {{.*}}, 8 : ui32
+// CHECK:   vtile.vsel
+// CHECK:   vtile.vscalar <and> {{.*}}, 2147483647 : ui32
 // CHECK:   vtile.vcmps <eq> {{.*}}, 2139095040 : ui32
 // CHECK:   vtile.vsel
 // CHECK:   vtile.vcmps <gt> {{.*}}, 2139095040 : ui32
 // CHECK:   vtile.vsel
+// scaleMultiplierBits: (254 - s) << 23, 2^-127 for 254, NaN for 255.
+// CHECK:   vtile.vscalar <mul> {{.*}}, 4294967295 : ui32
+// CHECK:   vtile.vscalar <add> {{.*}}, 254 : ui32
 // CHECK:   vtile.vscalar <shl> {{.*}}, 23 : ui32
+// CHECK:   vtile.vcmps <eq> {{.*}}, 254 : ui32
+// CHECK:   vtile.vsel
+// CHECK:   vtile.vcmps <eq> {{.*}}, 255 : ui32
+// CHECK:   vtile.vsel
 // CHECK:   vtile.wait_flag[<mte3>, <v>, %[[P]]]
 // CHECK:   vtile.vcast {{.*}} <none> : ui32 to ui8
 // CHECK:   vtile.vbrc_group {{.*}} {group = 32 : i64} : ui32
 // CHECK:   vtile.vbinary <mul> {{.*}} : f32
+// nan_element = max: CTRL[50] set, so that the saturating cast keeps NaN.
+// CHECK:   vtile.set_ctrl[50] = true
 // CHECK:   vtile.vcast {{.*}} <rint> {sat} : f32 to f8E4M3FN
 // CHECK:   vtile.set_flag[<v>, <mte3>, %[[P]]]
 // CHECK:   vtile.wait_flag[<v>, <mte3>, %[[P]]]

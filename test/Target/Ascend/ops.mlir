@@ -32,6 +32,7 @@ module attributes {vtile.chip = "950pr"} {
     vtile.vindex %m, 0 repeat %c1 : ui32
     vtile.vscalar <shl> %m, %m, 2 : ui32 repeat %c1 : ui32
     vtile.vgather %x32, %x32, %m repeat %c1 {mask = 16 : i64} : ui32
+    vtile.set_ctrl[50] = true
     vtile.vcast %out, %x32 repeat %c4 <rint> {sat} : f32 to f8E4M3FN
     vtile.pipe_barrier <v>
     vtile.set_flag [<v>, <mte3>, %c1]
@@ -60,11 +61,12 @@ module attributes {vtile.chip = "950pr"} {
 // CHECK: vtile.vbrc_group {{.*}} {group = 32 : i64} : ui32
 // CHECK: vtile.vindex %{{.*}}, 0 repeat %{{.*}} : ui32
 // CHECK: vtile.vgather %{{.*}}, %{{.*}}, %{{.*}} repeat %{{.*}} {mask = 16 : i64} : ui32
+// CHECK: vtile.set_ctrl[50] = true
 // CHECK: vtile.vcast {{.*}} <rint> {sat} : f32 to f8E4M3FN
 // CHECK: vtile.pipe_barrier <v>
 // CHECK: vtile.copy_ub_to_gm
 
-// SIM-LABEL: ascend simulator: chip 950pr, 1 core, 32 instructions
+// SIM-LABEL: ascend simulator: chip 950pr, 1 core, 33 instructions
 // SIM: GM: 32768 bytes read, 64 written
 // DT: chip 950dt
 // TRACE: 15 [1, 2, 3]

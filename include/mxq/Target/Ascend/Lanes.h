@@ -68,13 +68,13 @@ bool compare(CmpPredicate p, LaneType t, uint32_t a, double b);
 /// - A narrowing float cast rounds in `round` (`none` is `rint`); an
 ///   overflow or an infinity gives the largest finite magnitude with `sat`,
 ///   else the infinity, or NaN where the format has none (E4M3).
-/// - f32 to E4M3 or E5M2 (rint only): a NaN gives +0 with `sat` (the chip's
-///   CTRL[50] is 0), the NaN code without it.
+/// - f32 to E4M3 or E5M2 (rint only): a NaN gives +0 with `sat` unless
+///   `satNaN` (the core's CTRL[50]) is set, the NaN code otherwise.
 /// - bf16 to E2M1: always saturating; a NaN gives +0.
 /// Which pairs and modes a chip has is checkCast's (VTile.h); this models
 /// what a cast computes, and returns 0 for a pair no chip has.
 uint32_t cast(LaneType from, LaneType to, RoundMode round, bool sat,
-              uint32_t v);
+              uint32_t v, bool satNaN = false);
 
 } // namespace mxq::vtile::lanes
 

@@ -26,6 +26,10 @@ namespace mxq::vtile {
 /// and 32 bits, bf16, f16, f32, f8E4M3FN, f8E5M2, f4E2M1FN), or 0.
 unsigned laneBits(mlir::Type type);
 
+/// The CTRL bit the model has: set, a saturating f32 to FP8 cast turns NaN
+/// into the NaN code instead of +0 (ascend-model.md §3.3).
+inline constexpr int64_t kCtrlFP8SatNaN = 50;
+
 /// Whether `type` is GM memory: a memref in #vtile.space<gm>.
 bool isGlobalMemRef(mlir::Type type);
 

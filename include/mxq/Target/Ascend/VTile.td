@@ -436,6 +436,25 @@ def VTile_VGatherOp : VTile_VectorOp<"vgather"> {
   let hasVerifier = 1;
 }
 //===----------------------------------------------------------------------===//
+// Control register
+//===----------------------------------------------------------------------===//
+
+def VTile_SetCtrlOp : VTile_Op<"set_ctrl"> {
+  let summary = "sets a bit of the core's control register (SetCtrlSpr)";
+  let description = [{
+    Scalar unit. Sets bit `bit` of the core's CTRL register to `value`;
+    vector instructions issued after it see the new value. The model has
+    bit 50 (ascend-model.md §3.3): with it set, a saturating cast from f32
+    to f8E4M3FN or f8E5M2 turns a NaN into the format's NaN code (0x7F)
+    instead of +0. Every core starts a kernel with the bit clear, as the
+    vendor's kernels leave it.
+  }];
+  let arguments = (ins I64Attr:$bit, BoolAttr:$value);
+  let assemblyFormat = "`[` $bit `]` `=` $value attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Pipes and flags
 //===----------------------------------------------------------------------===//
 

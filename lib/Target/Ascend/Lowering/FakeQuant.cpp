@@ -269,8 +269,7 @@ void emitFakeQuant(func::FuncOp func, const Chip &chip, const FakeQuantPlan &p,
       emitEmulatedCodes(e, format, RoundMode::rint, /*nanZero=*/false, wBuf, e1,
                         e2, laneMask, codeBuf, N);
     else // a NaN lane keeps the NaN code, which decodes to NaN
-      emitFP8Cast(e, p.format, /*nanCode=*/true, wBuf, wBuf, laneMask, codeBuf,
-                  N);
+      emitFP8Cast(e, p.format, /*nanCode=*/true, wBuf, codeBuf, N);
     if (p.inBytes == 4)
       e.flag(false, Pipe::mte3, Pipe::v, pp); // P is this tile's output
     if (p.emulate) {

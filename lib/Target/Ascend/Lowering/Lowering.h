@@ -184,6 +184,9 @@ struct Emitter {
 struct BlockBuffers {
   Value am, e, s, mb, cst, t, t2, mask;
   int64_t lanes, maskLanes;
+  /// More scratch where the block recipe needs more than E, CONST, T, T2
+  /// and MB (extraBlockSlots).
+  SmallVector<Value, 2> extra = {};
 };
 
 struct BlockPolicy {
@@ -205,9 +208,9 @@ struct Frame {
   int64_t depth = 1;
 };
 
-/// The scratch the element codes take (emitCodes): W, n u32 lanes (FP4,
-/// and the codes by integer code), and a lane mask (those, and FP8 codes
-/// whose NaN lanes get the NaN code after the cast, which take P as W).
+/// The scratch the element codes take (emitCodes): W, n u32 lanes, and a
+/// lane mask, for FP4 and for the codes by integer code (FP8 codes take
+/// none: the cast's NaN rule is CTRL[50]).
 /// What the UB plans count and what the kernels allocate, both from here.
 struct CodeScratch {
   bool w = false, mask = false;
@@ -441,14 +444,10 @@ void emitEmulatedCodes(Emitter &e, ElementFormat format, RoundMode mode,
 void emitEmulatedDecode(Emitter &e, ElementFormat format, Value w, Value x,
                         Value mask, Value d, int64_t n);
 
-/// The FP8 codes of the f32 values `p` by the core's saturating cast,
-/// which gives +0 for a NaN (ascend-model.md §3.3: CTRL[50] is 0, as the
-/// vendor's kernels leave it): that is `nan_element = zero` as it stands;
-/// with `nanCode` the NaN lanes (those not equal to themselves) get the
-/// format's NaN code after the cast. `mask` is scratch; `w` (n bytes) too,
-/// written only after the cast, so it may be `p`.
-void emitFP8Cast(Emitter &e, Type codeType, bool nanCode, Value p, Value w,
-                 Value mask, Value codes, int64_t n);
+/// The FP8 codes of the f32 values `p` by the core's saturating cast, with
+/// CTRL[50] set first to `nanCode`: NaN lanes give the NaN code, or +0.
+void emitFP8Cast(Emitter &e, Type codeType, bool nanCode, Value p,
+                 Value codes, int64_t n);
 
 /// The codes of the f32 products `p` (ref: quantize's encode): rounded to
 /// bf16 first under `product = bf16`; NaN lanes made +0 (`nan_element =
@@ -480,6 +479,18 @@ void emitDecode(Emitter &e, const DequantizePlan &p, Value codesUB, Value qBuf,
 /// `sBuf`: s << 23, 2^-127 for s = 0, NaN for 0xFF (ref: scaleValue).
 void emitScaleValues(Emitter &e, Value sBuf, Value mbBuf, Value constBuf,
                      Value blockMask, int64_t NB, int64_t maskLanes);
+
+/// The scratch slots (u32 buffers of a block's lanes, MB among them) the
+/// block recipe of `pol` takes at most: what the kernels must give it among
+/// E, CONST, T, T2 and MB.
+int64_t blockRecipeSlots(const BlockPolicy &pol);
+/// The per-block buffers a kernel with `have` of E, CONST, T, T2 and MB
+/// adds for the block recipe of `pol` (what its UB plan counts too).
+inline int64_t extraBlockSlots(const BlockPolicy &pol, int64_t have = 5) {
+  return std::max<int64_t>(0, blockRecipeSlots(pol) - have);
+}
+/// The block policy of a quantize's or dual quantize's plan.
+BlockPolicy blockPolicyOf(const Plan &p);
 
 /// The level-0 scales of a two-level quantize (in place), 0 below 2^-126.
 void emitLevel0Scales(Emitter &e, Value l0, Value mask, Value cst,

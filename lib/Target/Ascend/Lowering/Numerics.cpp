@@ -7,91 +7,489 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
+#include "mxq/Numerics/Recipes.h"
+
+#include <memory>
 
 namespace mxq::vtile::lowering {
 
-/// From the amax bits of each block (bb.am), its scale byte (bb.s, ref:
-/// scaleByte) and the bits of its f32 multiplier (bb.mb, ref:
-/// blockMultiplier).
+//===----------------------------------------------------------------------===//
+// The recipes' vtile lane domain
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A value of the recipes' vtile domain: a node of an expression DAG over
+/// u32 lanes (or lane masks), built by the recipe and emitted afterwards,
+/// so that what a recipe computes but does not use emits nothing and
+/// constants fold.
+struct Node;
+using NodeRef = std::shared_ptr<Node>;
+enum class NOp {
+  Const, Input, Add, Sub, And, Or, Shl, Shr, MinU, MaxS, MinS, MulF32,
+  Sel,     ///< value: m ? a : b
+  Cmp,     ///< mask: pred(a, b), unsigned
+  MaskSel, ///< mask: m ? a : b
+};
+struct Node {
+  NOp op;
+  int64_t c = 0; ///< Const: the lane value, as u32
+  float k = 0;   ///< MulF32
+  CmpPredicate pred = CmpPredicate::eq;
+  Value in; ///< Input: its UB buffer
+  NodeRef a, b, m;
+  bool isMask() const { return op == NOp::Cmp || op == NOp::MaskSel; }
+  bool isConst(int64_t v) const { return op == NOp::Const && c == v; }
+  // Emission state.
+  int uses = 0;   ///< consumptions still to come
+  int slot = -1;  ///< the scratch slot holding it, once emitted
+  bool done = false;
+};
+
+/// The recipes' domain on the vector unit (mxq/Numerics/Recipes.h). Values
+/// live in UB buffers of `n` u32 lanes, masks in one mask buffer: a mask is
+/// emitted (vcmps/vcmp) right before the vsel that reads it, a select on a
+/// mask of masks is expanded into selects on values. Scratch buffers are
+/// slots, given back at their last use (an instruction writes in place over
+/// an operand it reads last). With `dry`, nothing is emitted and
+/// `peakSlots` says how many slots the recipe needs, which is how the UB
+/// plans count what the kernels allocate.
+class VTileLanes {
+public:
+  using V = NodeRef;
+  VTileLanes(Emitter *e, int64_t n, int64_t maskLanes, Value mask,
+             ArrayRef<Value> slots)
+      : e(e), n(n), maskLanes(maskLanes), mask(mask),
+        slotValues(slots.begin(), slots.end()) {
+    for (int s = int(slots.size()) - 1; s >= 0; --s)
+      freeSlots.push_back(s);
+  }
+  /// A domain that emits nothing and counts the slots it would take.
+  static VTileLanes dry() { return VTileLanes(nullptr, 0, 0, Value(), {}); }
+
+  static bool has(const V &v) { return bool(v); }
+  V c(int64_t v) {
+    auto r = node(NOp::Const);
+    r->c = int64_t(uint32_t(v));
+    return r;
+  }
+  V input(Value buf) {
+    auto r = node(NOp::Input);
+    r->in = buf;
+    return r;
+  }
+  V add(V x, V y) {
+    // x + zext(m): m ? x + 1 : x.
+    if (y->op == NOp::Sel && y->a->isConst(1) && y->b->isConst(0))
+      return sel(y->m, add(x, c(1)), x);
+    return bin(NOp::Add, x, y, [](uint32_t a, uint32_t b) { return a + b; });
+  }
+  V sub(V x, V y) {
+    return bin(NOp::Sub, x, y, [](uint32_t a, uint32_t b) { return a - b; });
+  }
+  V andi(V x, V y) {
+    return bin(NOp::And, x, y, [](uint32_t a, uint32_t b) { return a & b; });
+  }
+  V ori(V x, V y) {
+    return bin(NOp::Or, x, y, [](uint32_t a, uint32_t b) { return a | b; });
+  }
+  V shl(V x, V y) {
+    return bin(NOp::Shl, x, y,
+               [](uint32_t a, uint32_t b) { return b > 31 ? 0u : a << b; });
+  }
+  V shr(V x, V y) {
+    return bin(NOp::Shr, x, y,
+               [](uint32_t a, uint32_t b) { return b > 31 ? 0u : a >> b; });
+  }
+  V minu(V x, V y) {
+    return bin(NOp::MinU, x, y,
+               [](uint32_t a, uint32_t b) { return std::min(a, b); });
+  }
+  V maxs(V x, V y) {
+    return bin(NOp::MaxS, x, y, [](uint32_t a, uint32_t b) {
+      return uint32_t(std::max(int32_t(a), int32_t(b)));
+    });
+  }
+  V mins(V x, V y) {
+    return bin(NOp::MinS, x, y, [](uint32_t a, uint32_t b) {
+      return uint32_t(std::min(int32_t(a), int32_t(b)));
+    });
+  }
+  V eq(V x, V y) { return cmp(CmpPredicate::eq, x, y); }
+  V ne(V x, V y) { return cmp(CmpPredicate::ne, x, y); }
+  V ugt(V x, V y) { return cmp(CmpPredicate::gt, x, y); }
+  V uge(V x, V y) { return cmp(CmpPredicate::ge, x, y); }
+  V ule(V x, V y) { return cmp(CmpPredicate::le, x, y); }
+  V sel(V m, V x, V y) {
+    if (m->op == NOp::Const)
+      return m->c ? x : y;
+    auto r = node(x->isMask() || y->isMask() ? NOp::MaskSel : NOp::Sel);
+    r->m = m;
+    r->a = x;
+    r->b = y;
+    return r;
+  }
+  V zext(V m) { return sel(m, c(1), c(0)); }
+  V mulF32(V x, float k) {
+    auto r = node(NOp::MulF32);
+    r->a = x;
+    r->k = k;
+    return r;
+  }
+  V e8m0RoundUp(V) { return V(); } // no E8M0 cast is modelled
+
+  /// Emits `root` (a value) into `dst`, a UB buffer of n u32 lanes that
+  /// no node reads.
+  void emitInto(const V &root, Value dst) {
+    count(root);
+    this->root = root.get();
+    if (root->op == NOp::Input) {
+      if (e)
+        e->unary(UnaryKind::copy, dst, root->in, u32Type(), n);
+      return;
+    }
+    if (root->op == NOp::Const) {
+      if (e)
+        e->dup(dst, u32(root->c), u32Type(), n);
+      return;
+    }
+    compute(root, dst);
+  }
+  int peakSlots() const { return peak; }
+
+private:
+  Emitter *e;
+  int64_t n, maskLanes;
+  Value mask;
+  std::vector<Value> slotValues;
+  std::vector<int> freeSlots;
+  int used = 0, peak = 0, virtualSlots = 0;
+  const Node *root = nullptr; ///< what emitInto writes into its `dst`
+
+  V node(NOp op) {
+    auto r = std::make_shared<Node>();
+    r->op = op;
+    return r;
+  }
+  template <typename F> V bin(NOp op, V x, V y, F fold) {
+    if (x->op == NOp::Const && y->op == NOp::Const)
+      return c(int64_t(fold(uint32_t(x->c), uint32_t(y->c))));
+    auto r = node(op);
+    r->a = x;
+    r->b = y;
+    return r;
+  }
+  V cmp(CmpPredicate p, V x, V y) {
+    if (x->op == NOp::Const && y->op == NOp::Const) {
+      uint32_t a = uint32_t(x->c), b = uint32_t(y->c);
+      bool v = p == CmpPredicate::eq   ? a == b
+               : p == CmpPredicate::ne ? a != b
+               : p == CmpPredicate::gt ? a > b
+               : p == CmpPredicate::ge ? a >= b
+               : p == CmpPredicate::le ? a <= b
+                                       : a < b;
+      return c(v);
+    }
+    auto r = node(NOp::Cmp);
+    r->pred = p;
+    r->a = x;
+    r->b = y;
+    return r;
+  }
+
+  Type u32Type() {
+    return IntegerType::get(e->b.getContext(), 32, IntegerType::Unsigned);
+  }
+  Type i32Type() {
+    return IntegerType::get(e->b.getContext(), 32, IntegerType::Signed);
+  }
+  IntegerAttr u32(int64_t v) { return IntegerAttr::get(u32Type(), v); }
+
+  /// The future consumptions of every node: a value node's operands once
+  /// (it is computed once), a mask's operands at every use (a mask is
+  /// recomputed where it is read).
+  void count(const V &v) {
+    if (v->op == NOp::Const || v->op == NOp::Input)
+      return;
+    ++v->uses;
+    if (v->uses > 1 && !v->isMask())
+      return;
+    for (const V &o : {v->a, v->b, v->m})
+      if (o)
+        count(o);
+  }
+
+  int allocSlot() {
+    ++used;
+    peak = std::max(peak, used);
+    if (freeSlots.empty()) {
+      if (e)
+        llvm::report_fatal_error("the vtile scale recipe needs more scratch "
+                                 "than its UB plan counts");
+      return int(slotValues.size()) + virtualSlots++;
+    }
+    int s = freeSlots.back();
+    freeSlots.pop_back();
+    return s;
+  }
+  void freeSlot(int s) {
+    --used;
+    freeSlots.push_back(s);
+  }
+  Value bufOf(int slot) { return e ? slotValues[slot] : Value(); }
+
+  /// The buffer holding the value `v` (computed on its first use).
+  Value operandBuf(const V &v) {
+    if (v->op == NOp::Input)
+      return v->in;
+    if (!v->done)
+      compute(v, Value());
+    return bufOf(v->slot);
+  }
+  /// One consumption of `v` done: its slot is free after its last.
+  void consumed(const V &v) {
+    if (v->op == NOp::Const || v->op == NOp::Input)
+      return;
+    if (--v->uses == 0 && v->slot >= 0 && !v->isMask())
+      freeSlot(v->slot);
+  }
+  /// Where the result of `v` goes: `dst`, else the slot of an operand read
+  /// for the last time, else a free slot.
+  Value resultBuf(const V &v, Value dst, std::initializer_list<V> reads) {
+    if (v.get() == root)
+      return dst;
+    for (const V &o : reads)
+      if (o && o->op != NOp::Const && o->op != NOp::Input && !o->isMask() &&
+          o->uses == 1 && o->slot >= 0) {
+        v->slot = o->slot;
+        o->slot = -1; // handed over, not freed
+        return bufOf(v->slot);
+      }
+    v->slot = allocSlot();
+    return bufOf(v->slot);
+  }
+
+  /// A buffer holding `v` for one read: its own, or a slot filled with the
+  /// constant (`temp` set, to be freed by the caller).
+  Value valueBuf(const V &v, int &temp) {
+    temp = -1;
+    if (v->op != NOp::Const)
+      return operandBuf(v);
+    temp = allocSlot();
+    if (e)
+      e->dup(bufOf(temp), u32(v->c), u32Type(), maskLanes);
+    return bufOf(temp);
+  }
+
+  void compute(const V &v, Value dst) {
+    v->done = true;
+    switch (v->op) {
+    case NOp::Const:
+    case NOp::Input:
+    case NOp::Cmp:
+    case NOp::MaskSel:
+      return;
+    case NOp::MulF32: {
+      Value src = operandBuf(v->a);
+      Value out = resultBuf(v, dst, {v->a});
+      if (e)
+        e->scalar(BinaryKind::mul, out, src,
+                  FloatAttr::get(e->b.getF32Type(), v->k), e->b.getF32Type(),
+                  n);
+      consumed(v->a);
+      return;
+    }
+    case NOp::Sel: {
+      // The values first, then the constants' buffers (held for one read).
+      int ta = -1, tb = -1;
+      Value a, b;
+      if (v->a->op != NOp::Const)
+        a = operandBuf(v->a);
+      if (v->b->op != NOp::Const)
+        b = operandBuf(v->b);
+      if (v->a->op == NOp::Const)
+        a = valueBuf(v->a, ta);
+      if (v->b->op == NOp::Const)
+        b = valueBuf(v->b, tb);
+      Value out = resultBuf(v, dst, {v->b, v->a});
+      select(v->m, out, a, b);
+      consumed(v->a);
+      consumed(v->b);
+      if (ta >= 0)
+        freeSlot(ta);
+      if (tb >= 0)
+        freeSlot(tb);
+      return;
+    }
+    default:
+      break;
+    }
+    // Binary operations.
+    V x = v->a, y = v->b;
+    BinaryKind kind = BinaryKind::add;
+    bool commutative = true, signedLanes = false;
+    switch (v->op) {
+    case NOp::Add:
+      kind = BinaryKind::add;
+      break;
+    case NOp::Sub:
+      kind = BinaryKind::sub;
+      commutative = false;
+      break;
+    case NOp::And:
+      kind = BinaryKind::And;
+      break;
+    case NOp::Or:
+      kind = BinaryKind::Or;
+      break;
+    case NOp::Shl:
+      kind = BinaryKind::shl;
+      commutative = false;
+      break;
+    case NOp::Shr:
+      kind = BinaryKind::shr;
+      commutative = false;
+      break;
+    case NOp::MinU:
+      kind = BinaryKind::min;
+      break;
+    case NOp::MaxS:
+      kind = BinaryKind::max;
+      signedLanes = true;
+      break;
+    case NOp::MinS:
+      kind = BinaryKind::min;
+      signedLanes = true;
+      break;
+    default:
+      break;
+    }
+    if (x->op == NOp::Const && commutative)
+      std::swap(x, y);
+    Type t = e ? (signedLanes ? i32Type() : u32Type()) : Type();
+    auto scalarAttr = [&](int64_t c) {
+      return IntegerAttr::get(t, signedLanes ? int64_t(int32_t(c)) : c);
+    };
+    if (y->op == NOp::Const) {
+      Value src = operandBuf(x);
+      Value out = resultBuf(v, dst, {x});
+      if (e)
+        e->scalar(kind, out, src, scalarAttr(y->c), t, n);
+      consumed(x);
+      return;
+    }
+    if (x->op == NOp::Const && v->op == NOp::Sub) { // c - y = -y + c
+      Value src = operandBuf(y);
+      Value out = resultBuf(v, dst, {y});
+      if (e) {
+        e->scalar(BinaryKind::mul, out, src, u32(0xFFFFFFFF), u32Type(), n);
+        e->scalar(BinaryKind::add, out, out, u32(x->c), u32Type(), n);
+      }
+      consumed(y);
+      return;
+    }
+    Value by = operandBuf(y);
+    int tx;
+    Value bx = valueBuf(x, tx);
+    Value out = resultBuf(v, dst, {x, y});
+    if (e)
+      e->binary(kind, out, bx, by, t, n);
+    consumed(x);
+    consumed(y);
+    if (tx >= 0)
+      freeSlot(tx);
+  }
+
+  /// out = m ? a : b (u32 buffers; `out` may be `a` or `b`).
+  void select(const V &m, Value out, Value a, Value b) {
+    if (m->op == NOp::MaskSel) {
+      // m ? p : q as a mask: (m ? (p ? a : b) : (q ? a : b)).
+      int t1 = allocSlot(), t2 = allocSlot();
+      select(m->b, bufOf(t1), a, b);
+      select(m->a, bufOf(t2), a, b);
+      select(m->m, out, bufOf(t2), bufOf(t1));
+      freeSlot(t1);
+      freeSlot(t2);
+      return;
+    }
+    // A comparison, into the mask buffer right before its one read.
+    V x = m->a, y = m->b;
+    CmpPredicate p = m->pred;
+    if (x->op == NOp::Const) { // c op y = y op' c
+      std::swap(x, y);
+      p = p == CmpPredicate::gt   ? CmpPredicate::lt
+          : p == CmpPredicate::ge ? CmpPredicate::le
+          : p == CmpPredicate::le ? CmpPredicate::ge
+          : p == CmpPredicate::lt ? CmpPredicate::gt
+                                  : p;
+    }
+    Value bx = operandBuf(x);
+    if (y->op == NOp::Const) {
+      if (e)
+        e->cmps(p, mask, bx, u32(y->c), u32Type(), maskLanes);
+    } else {
+      Value by = operandBuf(y);
+      if (e)
+        e->cmp(p, mask, bx, by, u32Type(), maskLanes);
+      consumed(y);
+    }
+    consumed(x);
+    if (e)
+      e->sel(out, mask, a, b, u32Type(), maskLanes);
+  }
+};
+
+} // namespace
+
+/// The scratch slots of the block recipe: E, CONST, T and T2 where the
+/// kernel has them, and MB until the multiplier is written.
+static SmallVector<Value> blockSlots(const BlockBuffers &bb, bool withMB) {
+  SmallVector<Value> slots;
+  for (Value v : {bb.e, bb.cst, bb.t, bb.t2})
+    if (v)
+      slots.push_back(v);
+  slots.append(bb.extra.begin(), bb.extra.end());
+  if (withMB)
+    slots.push_back(bb.mb);
+  return slots;
+}
+
+/// From the amax bits of each block (bb.am), its scale byte (bb.s) and the
+/// bits of its f32 multiplier (bb.mb): the recipes of
+/// mxq/Numerics/Recipes.h (scaleByte, scaleMultiplierBits, underflowFlush)
+/// in the vtile domain.
 void emitScaleAndMultiplier(Emitter &e, const BlockBuffers &bb,
                             const BlockPolicy &pol) {
-  OpBuilder &b = e.b;
-  MLIRContext *ctx = b.getContext();
-  Type f32 = b.getF32Type();
-  Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
-  auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
-  const int64_t n = bb.lanes, emax = formatInfo(pol.format).emax;
-  // The scale byte, per algorithm (ref: scaleByte), from the amax bits.
-  // E: the amax's exponent field (also what the underflow policy tests).
-  e.scalar(BinaryKind::shr, bb.e, bb.am, u32v(23), u32, n);
-  auto clampFloor = [&](Value src) { // clamp(src - emax, 0, 254)
-    e.scalar(BinaryKind::max, bb.s, src, u32v(emax), u32, n);
-    e.scalar(BinaryKind::sub, bb.s, bb.s, u32v(emax), u32, n);
-    e.scalar(BinaryKind::min, bb.s, bb.s, u32v(254), u32, n);
-  };
-  auto selectConst = [&](CmpPredicate pred, Value src, int64_t against,
-                         Value dst, int64_t value) {
-    e.cmps(pred, bb.mask, src, u32v(against), u32, bb.maskLanes);
-    e.dup(bb.cst, u32v(value), u32, bb.maskLanes);
-    e.sel(dst, bb.mask, bb.cst, dst, u32, bb.maskLanes);
-  };
-  switch (pol.algorithm) {
-  case dialect::ScaleAlgorithm::floor:
-    clampFloor(bb.e);
-    break;
-  case dialect::ScaleAlgorithm::ceil: // E + (mantissa != 0)
-    e.scalar(BinaryKind::And, bb.t, bb.am, u32v(0x7FFFFF), u32, n);
-    e.scalar(BinaryKind::min, bb.t, bb.t, u32v(1), u32, n);
-    e.binary(BinaryKind::add, bb.t, bb.e, bb.t, u32, n);
-    clampFloor(bb.t);
-    break;
-  case dialect::ScaleAlgorithm::even: { // round to the element's mantissa
-    int64_t half = int64_t(1) << (22 - formatInfo(pol.format).mbits);
-    e.scalar(BinaryKind::add, bb.t, bb.am, u32v(half), u32, n);
-    e.scalar(BinaryKind::shr, bb.t, bb.t, u32v(23), u32, n);
-    clampFloor(bb.t);
-    // A carry into the Inf exponent: 0xFE when saturating, else 0xFF.
-    selectConst(CmpPredicate::eq, bb.t, 255, bb.s,
-                pol.inf == dialect::InfPolicy::saturate ? 254 : 255);
-    break;
+  {
+    VTileLanes l(&e, bb.lanes, bb.maskLanes, bb.mask, blockSlots(bb, true));
+    l.emitInto(recipes::scaleByte(l, l.input(bb.am),
+                                  dialect::toSupport(pol.algorithm),
+                                  dialect::toSupport(pol.inf), pol.format),
+               bb.s);
   }
-  case dialect::ScaleAlgorithm::rceil: { // d = amax * fl32(1/max), up
-    e.scalar(BinaryKind::mul, bb.mb, bb.am,
-             FloatAttr::get(f32, 1.0f / formatInfo(pol.format).maxFinite), f32,
-             n);
-    e.scalar(BinaryKind::shr, bb.s, bb.mb, u32v(23), u32, n);
-    e.scalar(BinaryKind::And, bb.t, bb.mb, u32v(0x7FFFFF), u32, n);
-    // Up by one: a normal d with a mantissa, a subnormal one above 2^-127.
-    e.scalar(BinaryKind::add, bb.t2, bb.t, u32v(0x3FFFFF), u32, n);
-    e.scalar(BinaryKind::shr, bb.t2, bb.t2, u32v(23), u32, n);
-    e.scalar(BinaryKind::min, bb.t, bb.t, u32v(1), u32, n);
-    e.cmps(CmpPredicate::eq, bb.mask, bb.s, u32v(0), u32, bb.maskLanes);
-    e.sel(bb.t, bb.mask, bb.t2, bb.t, u32, bb.maskLanes);
-    e.binary(BinaryKind::add, bb.s, bb.s, bb.t, u32, n);
-    e.scalar(BinaryKind::min, bb.s, bb.s, u32v(255), u32, n);
-    break;
-  }
-  }
-  // A block holding an infinity (and no NaN) per inf_policy; one holding a
-  // NaN gets 0xFF.
-  int64_t infScale = pol.inf == dialect::InfPolicy::nan ? 255
-                     : pol.inf == dialect::InfPolicy::saturate
-                         ? 254
-                         : std::min<int64_t>(255 - emax, 254);
-  selectConst(CmpPredicate::eq, bb.am, 0x7F800000, bb.s, infScale);
-  selectConst(CmpPredicate::gt, bb.am, 0x7F800000, bb.s, 255);
+  VTileLanes l(&e, bb.lanes, bb.maskLanes, bb.mask, blockSlots(bb, false));
+  VTileLanes::V bits = recipes::scaleMultiplierBits(l, l.input(bb.s));
+  if (VTileLanes::V flush = recipes::underflowFlush(
+          l, l.input(bb.am), dialect::toSupport(pol.underflow), pol.format))
+    bits = l.sel(flush, l.c(0), bits);
+  l.emitInto(bits, bb.mb);
+}
 
-  // The multiplier bits: (254 - s) << 23; 2^-127 for s = 254, NaN for 255,
-  // 0 where the underflow policy flushes the block.
-  e.scalar(BinaryKind::mul, bb.mb, bb.s, u32v(0xFFFFFFFF), u32, n);
-  e.scalar(BinaryKind::add, bb.mb, bb.mb, u32v(254), u32, n);
-  e.scalar(BinaryKind::shl, bb.mb, bb.mb, u32v(23), u32, n);
-  selectConst(CmpPredicate::eq, bb.s, 254, bb.mb, 0x00400000);
-  selectConst(CmpPredicate::eq, bb.s, 255, bb.mb, 0x7FC00000);
-  if (pol.underflow == dialect::Underflow::flush_e0)
-    selectConst(CmpPredicate::eq, bb.e, 0, bb.mb, 0);
-  else if (pol.underflow == dialect::Underflow::flush_le_emax)
-    selectConst(CmpPredicate::le, bb.e, emax, bb.mb, 0);
+int64_t blockRecipeSlots(const BlockPolicy &pol) {
+  VTileLanes scale = VTileLanes::dry();
+  scale.emitInto(recipes::scaleByte(scale, scale.input(Value()),
+                                    dialect::toSupport(pol.algorithm),
+                                    dialect::toSupport(pol.inf), pol.format),
+                 Value());
+  VTileLanes mult = VTileLanes::dry();
+  VTileLanes::V bits = recipes::scaleMultiplierBits(mult, mult.input(Value()));
+  if (VTileLanes::V flush = recipes::underflowFlush(
+          mult, mult.input(Value()), dialect::toSupport(pol.underflow),
+          pol.format))
+    bits = mult.sel(flush, mult.c(0), bits);
+  mult.emitInto(bits, Value());
+  // The multiplier's slots exclude MB, which the scale byte may use.
+  return std::max<int64_t>(scale.peakSlots(), mult.peakSlots() + 1);
 }
 
 /// The NaN lanes of the f32 lanes `p` replaced by `value` (through the
@@ -238,24 +636,15 @@ void emitEmulatedDecode(Emitter &e, ElementFormat format, Value w, Value x,
   }
 }
 
-/// The FP8 codes of the f32 values `p` by the core's saturating cast,
-/// which gives +0 for a NaN (ascend-model.md §3.3: CTRL[50] is 0, as the
-/// vendor's kernels leave it): that is `nan_element = zero` as it stands;
-/// with `nanCode` the NaN lanes (those not equal to themselves) get the
-/// format's NaN code after the cast. `mask` is scratch; `w` (n bytes) too,
-/// written only after the cast, so it may be `p`.
-void emitFP8Cast(Emitter &e, Type codeType, bool nanCode, Value p, Value w,
-                 Value mask, Value codes, int64_t n) {
-  Type f32 = e.b.getF32Type();
-  Type u8 = IntegerType::get(e.b.getContext(), 8, IntegerType::Unsigned);
-  if (nanCode)
-    e.cmp(CmpPredicate::eq, mask, p, p, f32, n);
-  e.cast(codes, codeType, p, f32, RoundMode::rint, true, n);
-  if (!nanCode)
-    return;
-  const FormatInfo &info = formatInfo(*dialect::getElementFormat(codeType));
-  e.dup(w, IntegerAttr::get(u8, info.nanCode), u8, n);
-  e.sel(codes, mask, codes, w, u8, n);
+/// The FP8 codes of the f32 values `p` by the core's saturating cast. Its
+/// NaN rule is the core's CTRL[50] (ascend-model.md §3.3): clear, as the
+/// vendor's kernels leave it, a NaN gives +0 (`nan_element = zero`); set,
+/// the format's NaN code. The bit is set before each cast, so that a cast
+/// never depends on what ran before it.
+void emitFP8Cast(Emitter &e, Type codeType, bool nanCode, Value p,
+                 Value codes, int64_t n) {
+  SetCtrlOp::create(e.b, e.loc, kCtrlFP8SatNaN, nanCode);
+  e.cast(codes, codeType, p, e.b.getF32Type(), RoundMode::rint, true, n);
 }
 
 /// The codes of the f32 products `p` (ref: quantize's encode): rounded to
@@ -287,7 +676,7 @@ void emitCodes(Emitter &e, Type codeType, dialect::Rounding rounding,
   if (emulate) // `q` holds u32 lanes then
     return emitEmulatedCodes(e, format, mode, nanZero, p, w, q, mask, codes, n);
   if (!fp4)
-    return emitFP8Cast(e, codeType, !nanZero, p, /*w=*/p, mask, codes, n);
+    return emitFP8Cast(e, codeType, !nanZero, p, codes, n);
   if (!nanZero) // the FP4 cast gives +0 for a NaN: the largest code instead
     replaceNaNLanes(
         e, p, w, mask,
@@ -305,7 +694,7 @@ CodeScratch codeScratch(ElementFormat format, dialect::NanElement nanElement,
                         bool emulate) {
   CodeScratch s;
   s.w = format == ElementFormat::E2M1FN || emulate;
-  s.mask = s.w || nanElement != dialect::NanElement::zero;
+  s.mask = s.w;
   return s;
 }
 

@@ -319,6 +319,8 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   }
   BlockBuffers blocks{amBuf, eBuf,  sBuf,      mbBuf, constBuf,
                       tBuf,  t2Buf, blockMask, NB,    maskLanes};
+  for (int64_t i = 0; i < extraBlockSlots(policy); ++i)
+    blocks.extra.push_back(e.buffer(perBlock));
   emitScaleAndMultiplier(e, blocks, policy);
 
   // Scale bytes: block-rows of C bytes (linear), or pairs of block-rows
@@ -495,6 +497,10 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
         constBuf = e.buffer(perBlock), tBuf = e.buffer(perBlock),
         t2Buf = e.buffer(perBlock);
   Value blockMask = e.buffer(maskLanes / 8);
+  SmallVector<Value, 2> blockExtra;
+  for (int64_t i = 0;
+       i < extraBlockSlots({algorithm, infPolicy, underflow, p.format}); ++i)
+    blockExtra.push_back(e.buffer(perBlock));
   if (p.swizzle)
     emitSlotOffsets(e, slotOffsets, pBuf, nbr);
   // Rows of fewer than 8 blocks (or not a multiple of 8): scale rows
@@ -647,7 +653,8 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
     });
   }
   BlockBuffers perBlockBufs{amBuf, eBuf,  sBuf,      mbBuf, constBuf,
-                            tBuf,  t2Buf, blockMask, NB,    maskLanes};
+                            tBuf,  t2Buf, blockMask, NB,    maskLanes,
+                            blockExtra};
   emitScaleAndMultiplier(e, perBlockBufs,
                          {algorithm, infPolicy, underflow, p.format});
 
@@ -777,6 +784,15 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
 
   // Drain: every flag the prologue set is waited for once more.
   finishKernel(e, f);
+}
+
+BlockPolicy blockPolicyOf(const Plan &p) {
+  if (dialect::DualQuantizeOp dual = p.dual)
+    return {dual.getScaleAlgorithm(), dual.getInfPolicy(),
+            dual.getUnderflow(), p.format};
+  dialect::QuantizeOp op = p.op;
+  return {op.getScaleAlgorithm(), op.getInfPolicy(), op.getUnderflow(),
+          p.format};
 }
 
 } // namespace mxq::vtile::lowering

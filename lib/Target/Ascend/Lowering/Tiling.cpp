@@ -162,7 +162,9 @@ int64_t tileBytes(const Plan &p, int64_t t, int64_t c, bool dbl,
     bytes += roundUp(n / 2, 32) + c * 32;
   if (p.codeBits == 4) // the padding nibbles' lane masks
     bytes += (p.dual ? 2 : 1) * roundUp(n / 8, 32);
-  bytes += 7 * perBlock;         // AM, E, S, MB, CONST and two temporaries
+  // AM, E, S, MB, CONST, two temporaries, and what the block recipe needs
+  // beyond them.
+  bytes += (7 + extraBlockSlots(blockPolicyOf(p))) * perBlock;
   bytes += roundUp(nb, 256) / 8; // block mask
   return bytes;
 }
@@ -179,7 +181,8 @@ int64_t columnBytes(const Plan &p, int64_t g, int64_t c, bool dbl,
   bytes += scratch.bytes(n); // W, lane mask
   bytes += depth * roundUp(n * p.codeBits / 8, 32); // codes
   bytes += depth * roundUp(nb, 32);                 // scale bytes
-  bytes += 7 * roundUp(nb, 256) * 4 + roundUp(nb, 256) / 8;
+  bytes += (7 + extraBlockSlots(blockPolicyOf(p))) * roundUp(nb, 256) * 4 +
+           roundUp(nb, 256) / 8;
   if (p.swizzle) // burst slots (a scale word each), the gather offsets
     bytes += depth * c * g * 8 + g * 64 * 4;
   return bytes;

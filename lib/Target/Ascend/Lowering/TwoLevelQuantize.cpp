@@ -7,6 +7,13 @@
 
 namespace mxq::vtile::lowering {
 
+/// Level 1 is a quantize's block rule with scale = floor (OCP, FP4's emax),
+/// inf = nan and underflow = flush_e0 (ref: twoLevelQuantize, level 1).
+static BlockPolicy twoLevelBlockPolicy() {
+  return {dialect::ScaleAlgorithm::floor, dialect::InfPolicy::nan,
+          dialect::Underflow::flush_e0, ElementFormat::E2M1FN};
+}
+
 int64_t twoLevelBytes(int64_t t, int64_t c, bool dbl, bool smooth) {
   int64_t n = t * c, nb1 = n / kBlock1, depth = dbl ? 2 : 1;
   int64_t pitch0 = roundUp(ceilDiv(c, kBlock0) * 4, 32);
@@ -18,7 +25,11 @@ int64_t twoLevelBytes(int64_t t, int64_t c, bool dbl, bool smooth) {
   bytes += depth * t * pitch0;                        // level-0 out
   bytes += roundUp(t * pitch0 / 4, 256) * 4 * 2 + 64; // L0, its mask
   bytes += depth * t * roundUp(c / kBlock1, 32);      // level-1 out
-  bytes += 5 * roundUp(nb1, 256) * 4 + roundUp(nb1, 256) / 8;
+  // AM, E, S, MB, CONST and what the block recipe needs beyond E, CONST
+  // and MB.
+  bytes += (5 + extraBlockSlots(twoLevelBlockPolicy(), 3)) * roundUp(nb1, 256) *
+               4 +
+           roundUp(nb1, 256) / 8;
   if (smooth) // the tile's smooth slice, and as f32
     bytes += depth * roundUp(c * 2, 32) + roundUp(c * 4, 32);
   return bytes;
@@ -127,6 +138,9 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
   Value amBuf = e.buffer(perBlock), eBuf = e.buffer(perBlock),
         sBuf = e.buffer(perBlock), mbBuf = e.buffer(perBlock),
         constBuf = e.buffer(perBlock), blockMask = e.buffer(maskLanes / 8);
+  SmallVector<Value, 2> blockExtra;
+  for (int64_t i = 0; i < extraBlockSlots(twoLevelBlockPolicy(), 3); ++i)
+    blockExtra.push_back(e.buffer(perBlock));
   int64_t smoothSize = roundUp(C * 2, 32);
   Value smoothBuf = p.smooth ? e.buffer(depth * smoothSize) : Value();
   Value SF = p.smooth ? e.buffer(C * 4) : Value();
@@ -229,9 +243,8 @@ void emitTwoLevel(func::FuncOp func, const Chip &chip, const TwoLevelPlan &p,
   emitScaleAndMultiplier(
       e,
       BlockBuffers{amBuf, eBuf, sBuf, mbBuf, constBuf, Value(), Value(),
-                   blockMask, NB, maskLanes},
-      BlockPolicy{dialect::ScaleAlgorithm::floor, dialect::InfPolicy::nan,
-                  dialect::Underflow::flush_e0, ElementFormat::E2M1FN});
+                   blockMask, NB, maskLanes, blockExtra},
+      twoLevelBlockPolicy());
 
   // Outputs of this buffer: free once their DMA out is done.
   e.flag(false, Pipe::mte3, Pipe::v, pp);

@@ -103,6 +103,12 @@ bool Simulator::exec(Operation *op) {
     return copyIn(copy);
   if (auto copy = dyn_cast<CopyUbToGmOp>(op))
     return copyOut(copy);
+  if (auto c = dyn_cast<SetCtrlOp>(op)) {
+    // Seen by the vector instructions issued after it (a vector
+    // instruction's lanes are computed at its issue).
+    core->ctrlFP8SatNaN = c.getValue();
+    return true;
+  }
   if (auto s = dyn_cast<SetFlagOp>(op))
     return setFlag(s);
   if (auto w = dyn_cast<WaitFlagOp>(op))

@@ -483,7 +483,7 @@ bool compare(CmpPredicate p, LaneType t, uint32_t a, double b) {
 }
 
 uint32_t cast(LaneType from, LaneType to, RoundMode round, bool sat,
-              uint32_t v) {
+              uint32_t v, bool satNaN) {
   bool intFrom = !isFloat(from) && !isCode(from);
   bool intTo = !isFloat(to) && !isCode(to);
   if (intFrom && intTo)
@@ -520,7 +520,7 @@ uint32_t cast(LaneType from, LaneType to, RoundMode round, bool sat,
   if (std::isnan(x)) {
     if (to == LaneType::BF16 || to == LaneType::F16)
       return narrowNaN(bits, f);
-    if (to == LaneType::E2M1 || sat)
+    if (to == LaneType::E2M1 || (sat && !satNaN))
       return 0; // FP4 has no NaN; a saturating FP8 cast gives +0
     return f.signBit() - 1; // the NaN code 0x7F (no sign: assumed)
   }

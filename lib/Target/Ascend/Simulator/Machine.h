@@ -74,6 +74,8 @@ struct Flag {
 
 struct Core {
   int64_t id = 0;
+  /// CTRL[50] (set_ctrl): a saturating FP8 cast keeps NaN as NaN.
+  bool ctrlFP8SatNaN = false;
   std::vector<uint8_t> ub;
   std::vector<Granule> granules;
   uint32_t count[4] = {0, 0, 0, 0};

@@ -288,12 +288,13 @@ bool Simulator::vector(Operation *op) {
                 !touchOperand(op, o[0], r, active, true, accesses))
               return false;
             occupancy = r * chip.vecCyclesPerRepeat;
-            compute = [=, this, round = v.getRound(), sat = v.getSat()]() {
+            compute = [=, this, round = v.getRound(), sat = v.getSat(),
+                       satNaN = core->ctrlFP8SatNaN]() {
               for (int64_t i = 0; i < r; ++i)
                 for (int64_t l = 0; l < active; ++l)
                   store(o[0], i, l,
                         lanes::cast(o[1].type, o[0].type, round, sat,
-                                    load(o[1], i, l)));
+                                    load(o[1], i, l), satNaN));
             };
             return true;
           })

@@ -1,0 +1,138 @@
+//===- Recipes.h - the MX block rules, once, over any lane domain -*- C++ -*-===//
+//
+// The block-level MX rules (the scale byte of every algorithm and Inf
+// policy, the multiplier, the underflow flush, the scale value) written
+// once as templates over a *lane domain* D: a set of operations on lanes of
+// 32-bit integers (fp32 bit patterns) that each target instantiates. The
+// arith/vector domain is lib/Numerics (num::scaleByte and friends build IR
+// through it: CPU and NVVM); the vtile domain is the Ascend lowering's
+// (lib/Target/Ascend/Lowering/Numerics.cpp: values in UB buffers, scratch
+// allocated by liveness, the same recipe counted to size the UB). Each
+// recipe names the reference function it states (lib/Reference).
+//
+// A domain D provides:
+//   using V = ...;                a lane vector of i32, or of lane masks
+//   V c(int64_t)                  a constant
+//   V add, sub, andi, ori, shl, shr (logical), minu, maxs, mins (V, V)
+//   V eq, ne, ugt, uge, ule (V, V)      lane masks
+//   V sel(V mask, V a, V b)       a or b per lane (a, b values or masks)
+//   V zext(V mask)                1 or 0 per lane
+//   V mulF32(V bits, float k)     the bits of float(bits) * k (f32, RNE)
+//   V e8m0RoundUp(V dBits)        a native instruction's E8M0 byte of the
+//                                 smallest power of two >= the finite
+//                                 positive d, or a null V where none
+//   bool has(const V &)           whether a V is not null
+//
+// Plain C++: depends on the format table only.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MXQ_NUMERICS_RECIPES_H
+#define MXQ_NUMERICS_RECIPES_H
+
+#include "mxq/Support/Formats.h"
+
+namespace mxq::recipes {
+
+/// ref: floorFromExponent: the floor scale byte of a biased exponent field,
+/// clamp(e - emax, 0, 254).
+template <typename D>
+typename D::V floorFromExponent(D &i, typename D::V exponent, int emax) {
+  typename D::V s = i.minu(i.sub(exponent, i.c(emax)), i.c(kScaleMax));
+  return i.sel(i.ule(exponent, i.c(emax)), i.c(0), s);
+}
+
+/// ref: scaleByte: the E8M0 byte of a block whose absolute maximum has the
+/// f32 bits `bits` (non-negative or NaN), per algorithm and Inf policy.
+template <typename D>
+typename D::V scaleByte(D &i, typename D::V bits, ScaleAlgorithm algorithm,
+                        InfPolicy inf, ElementFormat format) {
+  using V = typename D::V;
+  const FormatInfo &info = formatInfo(format);
+  V exponent = i.andi(i.shr(bits, i.c(23)), i.c(0xFF));
+  V mantissa = i.andi(bits, i.c(0x7FFFFF));
+  V s;
+  switch (algorithm) {
+  case ScaleAlgorithm::Floor:
+    s = floorFromExponent(i, exponent, info.emax);
+    break;
+  case ScaleAlgorithm::Ceil: {
+    V up = i.zext(i.ne(mantissa, i.c(0)));
+    V raw = i.sub(i.add(exponent, up), i.c(info.emax));
+    s = i.mins(i.maxs(raw, i.c(0)), i.c(kScaleMax));
+    break;
+  }
+  case ScaleAlgorithm::Even: {
+    // A carry into the Inf exponent counts as Inf.
+    V rounded = i.add(bits, i.c(1 << (23 - info.mbits - 1)));
+    V roundedExp = i.andi(i.shr(rounded, i.c(23)), i.c(0xFF));
+    s = floorFromExponent(i, roundedExp, info.emax);
+    s = i.sel(i.eq(roundedExp, i.c(0xFF)),
+              i.c(inf == InfPolicy::Saturate ? kScaleMax : kScaleNaN), s);
+    break;
+  }
+  case ScaleAlgorithm::RCeil: {
+    // ref: rceilE8M0(amax * fl32(1/max)).
+    V db = i.mulF32(bits, 1.0f / info.maxFinite);
+    V native = i.e8m0RoundUp(db);
+    if (i.has(native)) {
+      // Amax 0 (d = 0) has byte 0; Inf and NaN are replaced below.
+      s = i.sel(i.eq(db, i.c(0)), i.c(0), native);
+      break;
+    }
+    V e = i.andi(i.shr(db, i.c(23)), i.c(0xFF));
+    V m = i.andi(db, i.c(0x7FFFFF));
+    V up = i.sel(i.eq(e, i.c(0)), i.ugt(m, i.c(0x400000)), i.ne(m, i.c(0)));
+    s = i.add(e, i.zext(up));
+    break;
+  }
+  }
+  V infByte;
+  switch (inf) {
+  case InfPolicy::NaN:
+    infByte = i.c(kScaleNaN);
+    break;
+  case InfPolicy::Saturate:
+    infByte = i.c(kScaleMax);
+    break;
+  case InfPolicy::Exponent:
+    infByte = floorFromExponent(i, i.c(0xFF), info.emax);
+    break;
+  }
+  V absBits = i.andi(bits, i.c(0x7FFFFFFF));
+  s = i.sel(i.eq(absBits, i.c(0x7F800000)), infByte, s);
+  return i.sel(i.ugt(absBits, i.c(0x7F800000)), i.c(kScaleNaN), s);
+}
+
+/// ref: scaleMultiplier: the bits of 2^(127 - s) (2^-127 is subnormal),
+/// NaN for s = 0xFF.
+template <typename D>
+typename D::V scaleMultiplierBits(D &i, typename D::V s) {
+  typename D::V bits = i.shl(i.sub(i.c(254), s), i.c(23));
+  bits = i.sel(i.eq(s, i.c(254)), i.c(0x00400000), bits);
+  return i.sel(i.eq(s, i.c(kScaleNaN)), i.c(0x7FC00000), bits);
+}
+
+/// ref: blockMultiplier's flush: the lanes whose block of absolute maximum
+/// bits `amaxBits` `underflow` multiplies by 0, or a null V (Keep).
+template <typename D>
+typename D::V underflowFlush(D &i, typename D::V amaxBits, Underflow underflow,
+                             ElementFormat format) {
+  if (underflow == Underflow::Keep)
+    return typename D::V();
+  typename D::V e = i.andi(i.shr(amaxBits, i.c(23)), i.c(0xFF));
+  return underflow == Underflow::FlushE0
+             ? i.eq(e, i.c(0))
+             : i.ule(e, i.c(formatInfo(format).emax));
+}
+
+/// ref: scaleValue: the bits of 2^(s - 127) (2^-127 for s = 0), NaN for
+/// s = 0xFF.
+template <typename D> typename D::V scaleValueBits(D &i, typename D::V s) {
+  typename D::V bits = i.shl(s, i.c(23));
+  bits = i.sel(i.eq(s, i.c(0)), i.c(0x00400000), bits);
+  return i.sel(i.eq(s, i.c(kScaleNaN)), i.c(0x7FC00000), bits);
+}
+
+} // namespace mxq::recipes
+
+#endif // MXQ_NUMERICS_RECIPES_H
