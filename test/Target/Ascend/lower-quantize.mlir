@@ -27,14 +27,13 @@
 // CHECK:   vtile.vscalar <and> {{.*}}, 2147483647 : ui32
 // CHECK:   vtile.vreduce_group <max> {{.*}} {group = 32 : i64} : ui32
 // The block recipe (mxq/Numerics/Recipes.h, scaleByte with floor): the
-// exponent field, clamp(e - emax, 0, 254), then Inf and NaN.
+// exponent field (the amax bits have no sign: no mask), clamp(e - emax, 0,
+// 254) as min(max(e, emax) - emax, 254) (the vtile domain's rewrite of the
+// recipe's select), then Inf and NaN.
 // CHECK:   vtile.vscalar <shr> {{.*}}, 23 : ui32
-// CHECK:   vtile.vscalar <and> {{.*}}, 255 : ui32
-// CHECK:   vtile.vscalar <sub> {{.*}}, 8 : ui32
-// CHECK:   vtile.vscalar <min> {{.*}}, 254 : ui32
-// CHECK:   vtile.vcmps <le> {{.*}}, 8 : ui32
-// CHECK:   vtile.vsel
-// CHECK:   vtile.vscalar <and> {{.*}}, 2147483647 : ui32
+// CHECK-NEXT: vtile.vscalar <max> {{.*}}, 8 : ui32
+// CHECK-NEXT: vtile.vscalar <sub> {{.*}}, 8 : ui32
+// CHECK-NEXT: vtile.vscalar <min> {{.*}}, 254 : ui32
 // CHECK:   vtile.vcmps <eq> {{.*}}, 2139095040 : ui32
 // CHECK:   vtile.vsel
 // CHECK:   vtile.vcmps <gt> {{.*}}, 2139095040 : ui32

@@ -26,7 +26,7 @@ namespace {
 struct Node;
 using NodeRef = std::shared_ptr<Node>;
 enum class NOp {
-  Const, Input, Add, Sub, And, Or, Shl, Shr, MinU, MaxS, MinS, MulF32,
+  Const, Input, Add, Sub, And, Or, Shl, Shr, MinU, MaxU, MaxS, MinS, MulF32,
   Sel,     ///< value: m ? a : b
   Cmp,     ///< mask: pred(a, b), unsigned
   MaskSel, ///< mask: m ? a : b
@@ -34,6 +34,8 @@ enum class NOp {
 struct Node {
   NOp op;
   int64_t c = 0; ///< Const: the lane value, as u32
+  /// Every lane is below this (as unsigned): what the peepholes may assume.
+  uint64_t bound = uint64_t(1) << 32;
   float k = 0;   ///< MulF32
   CmpPredicate pred = CmpPredicate::eq;
   Value in; ///< Input: its UB buffer
@@ -71,11 +73,14 @@ public:
   V c(int64_t v) {
     auto r = node(NOp::Const);
     r->c = int64_t(uint32_t(v));
+    r->bound = uint64_t(r->c) + 1;
     return r;
   }
-  V input(Value buf) {
+  /// A UB buffer of lanes each below `bound` (the amax bits: 2^31).
+  V input(Value buf, uint64_t bound = uint64_t(1) << 32) {
     auto r = node(NOp::Input);
     r->in = buf;
+    r->bound = bound;
     return r;
   }
   V add(V x, V y) {
@@ -88,6 +93,10 @@ public:
     return bin(NOp::Sub, x, y, [](uint32_t a, uint32_t b) { return a - b; });
   }
   V andi(V x, V y) {
+    // x & (2^k - 1) where every lane of x is below 2^k: x.
+    if (y->op == NOp::Const && ((y->c + 1) & y->c) == 0 &&
+        x->bound <= uint64_t(y->c) + 1)
+      return x;
     return bin(NOp::And, x, y, [](uint32_t a, uint32_t b) { return a & b; });
   }
   V ori(V x, V y) {
@@ -104,6 +113,10 @@ public:
   V minu(V x, V y) {
     return bin(NOp::MinU, x, y,
                [](uint32_t a, uint32_t b) { return std::min(a, b); });
+  }
+  V maxu(V x, V y) {
+    return bin(NOp::MaxU, x, y,
+               [](uint32_t a, uint32_t b) { return std::max(a, b); });
   }
   V maxs(V x, V y) {
     return bin(NOp::MaxS, x, y, [](uint32_t a, uint32_t b) {
@@ -123,6 +136,13 @@ public:
   V sel(V m, V x, V y) {
     if (m->op == NOp::Const)
       return m->c ? x : y;
+    // x <= k ? 0 : min(x - k, M) is min(max(x, k) - k, M) (unsigned): the
+    // floor scale byte's clamp without a select (floorFromExponent).
+    if (m->op == NOp::Cmp && m->pred == CmpPredicate::le &&
+        m->b->op == NOp::Const && x->isConst(0) && y->op == NOp::MinU &&
+        y->b->op == NOp::Const && y->a->op == NOp::Sub && y->a->a == m->a &&
+        y->a->b->isConst(m->b->c))
+      return minu(sub(maxu(m->a, m->b), m->b), y->b);
     auto r = node(x->isMask() || y->isMask() ? NOp::MaskSel : NOp::Sel);
     r->m = m;
     r->a = x;
@@ -177,6 +197,13 @@ private:
     auto r = node(op);
     r->a = x;
     r->b = y;
+    // What is known of its lanes' range.
+    if (op == NOp::Shr && y->op == NOp::Const && y->c < 32)
+      r->bound = ((x->bound - 1) >> y->c) + 1;
+    else if (op == NOp::And && y->op == NOp::Const)
+      r->bound = std::min(x->bound, uint64_t(y->c) + 1);
+    else if (op == NOp::MinU)
+      r->bound = std::min(x->bound, y->bound);
     return r;
   }
   V cmp(CmpPredicate p, V x, V y) {
@@ -353,6 +380,9 @@ private:
     case NOp::MinU:
       kind = BinaryKind::min;
       break;
+    case NOp::MaxU:
+      kind = BinaryKind::max;
+      break;
     case NOp::MaxS:
       kind = BinaryKind::max;
       signedLanes = true;
@@ -454,7 +484,8 @@ static SmallVector<Value> blockSlots(const BlockBuffers &bb, bool withMB) {
   return slots;
 }
 
-/// From the amax bits of each block (bb.am), its scale byte (bb.s) and the
+/// From the amax bits of each block (bb.am, sign clear: the maximum of
+/// |x| bits), its scale byte (bb.s) and the
 /// bits of its f32 multiplier (bb.mb): the recipes of
 /// mxq/Numerics/Recipes.h (scaleByte, scaleMultiplierBits, underflowFlush)
 /// in the vtile domain.
@@ -462,7 +493,7 @@ void emitScaleAndMultiplier(Emitter &e, const BlockBuffers &bb,
                             const BlockPolicy &pol) {
   {
     VTileLanes l(&e, bb.lanes, bb.maskLanes, bb.mask, blockSlots(bb, true));
-    l.emitInto(recipes::scaleByte(l, l.input(bb.am),
+    l.emitInto(recipes::scaleByte(l, l.input(bb.am, uint64_t(1) << 31),
                                   dialect::toSupport(pol.algorithm),
                                   dialect::toSupport(pol.inf), pol.format),
                bb.s);
@@ -470,21 +501,24 @@ void emitScaleAndMultiplier(Emitter &e, const BlockBuffers &bb,
   VTileLanes l(&e, bb.lanes, bb.maskLanes, bb.mask, blockSlots(bb, false));
   VTileLanes::V bits = recipes::scaleMultiplierBits(l, l.input(bb.s));
   if (VTileLanes::V flush = recipes::underflowFlush(
-          l, l.input(bb.am), dialect::toSupport(pol.underflow), pol.format))
+          l, l.input(bb.am, uint64_t(1) << 31),
+          dialect::toSupport(pol.underflow), pol.format))
     bits = l.sel(flush, l.c(0), bits);
   l.emitInto(bits, bb.mb);
 }
 
 int64_t blockRecipeSlots(const BlockPolicy &pol) {
   VTileLanes scale = VTileLanes::dry();
-  scale.emitInto(recipes::scaleByte(scale, scale.input(Value()),
+  scale.emitInto(recipes::scaleByte(scale,
+                                    scale.input(Value(), uint64_t(1) << 31),
                                     dialect::toSupport(pol.algorithm),
                                     dialect::toSupport(pol.inf), pol.format),
                  Value());
   VTileLanes mult = VTileLanes::dry();
   VTileLanes::V bits = recipes::scaleMultiplierBits(mult, mult.input(Value()));
   if (VTileLanes::V flush = recipes::underflowFlush(
-          mult, mult.input(Value()), dialect::toSupport(pol.underflow),
+          mult, mult.input(Value(), uint64_t(1) << 31),
+          dialect::toSupport(pol.underflow),
           pol.format))
     bits = mult.sel(flush, mult.c(0), bits);
   mult.emitInto(bits, Value());
