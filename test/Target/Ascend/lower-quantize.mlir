@@ -29,15 +29,15 @@
 // The block recipe (mxq/Numerics/Recipes.h, scaleByte with floor): the
 // exponent field (the amax bits have no sign: no mask), clamp(e - emax, 0,
 // 254) as min(max(e, emax) - emax, 254) (the vtile domain's rewrite of the
-// recipe's select), then Inf and NaN.
+// recipe's select), then Inf and NaN, both 0xFF with inf = nan: one select
+// (the domain's rewrite of the recipe's two).
 // CHECK:   vtile.vscalar <shr> {{.*}}, 23 : ui32
 // CHECK-NEXT: vtile.vscalar <max> {{.*}}, 8 : ui32
 // CHECK-NEXT: vtile.vscalar <sub> {{.*}}, 8 : ui32
 // CHECK-NEXT: vtile.vscalar <min> {{.*}}, 254 : ui32
-// CHECK:   vtile.vcmps <eq> {{.*}}, 2139095040 : ui32
-// CHECK:   vtile.vsel
-// CHECK:   vtile.vcmps <gt> {{.*}}, 2139095040 : ui32
-// CHECK:   vtile.vsel
+// CHECK-NEXT: vtile.vdup {{.*}}, 255 : ui32
+// CHECK-NEXT: vtile.vcmps <ge> {{.*}}, 2139095040 : ui32
+// CHECK-NEXT: vtile.vsel
 // scaleMultiplierBits: (254 - s) << 23, 2^-127 for 254, NaN for 255.
 // CHECK:   vtile.vscalar <mul> {{.*}}, 4294967295 : ui32
 // CHECK:   vtile.vscalar <add> {{.*}}, 254 : ui32

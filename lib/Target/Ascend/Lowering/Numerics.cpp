@@ -143,6 +143,13 @@ public:
         y->b->op == NOp::Const && y->a->op == NOp::Sub && y->a->a == m->a &&
         y->a->b->isConst(m->b->c))
       return minu(sub(maxu(m->a, m->b), m->b), y->b);
+    // x > K ? C : (x == K ? C : s) is x >= K ? C : s: the NaN and Inf
+    // bytes of scaleByte where they are the same (inf = nan).
+    if (m->op == NOp::Cmp && m->pred == CmpPredicate::gt &&
+        m->b->op == NOp::Const && x->op == NOp::Const && y->op == NOp::Sel &&
+        y->m->op == NOp::Cmp && y->m->pred == CmpPredicate::eq &&
+        y->m->a == m->a && y->m->b->isConst(m->b->c) && y->a->isConst(x->c))
+      return sel(uge(m->a, m->b), x, y->b);
     auto r = node(x->isMask() || y->isMask() ? NOp::MaskSel : NOp::Sel);
     r->m = m;
     r->a = x;
