@@ -46,6 +46,7 @@ struct Node {
   int uses = 0;   ///< consumptions still to come
   int slot = -1;  ///< the scratch slot holding it, once emitted
   bool done = false;
+  bool inDst = false; ///< computed in emitInto's destination (its spine)
 };
 
 /// The recipes' domain on the vector unit (mxq/Numerics/Recipes.h). Values
@@ -170,6 +171,21 @@ public:
   void emitInto(const V &root, Value dst) {
     count(root);
     this->root = root.get();
+    rootDst = dst;
+    // The root's spine (each node the next one overwrites in place, read
+    // nowhere else) is computed in `dst` itself: no slot for it.
+    for (Node *n = root.get(); n;) {
+      n->inDst = true;
+      NodeRef next = n->op == NOp::Sel ? n->b
+                     : (n->op != NOp::Const && n->op != NOp::Input &&
+                        !n->isMask() && n->op != NOp::Sel)
+                         ? n->a
+                         : NodeRef();
+      if (!next || next->op == NOp::Const || next->op == NOp::Input ||
+          next->isMask() || next->uses != 1)
+        break;
+      n = next.get();
+    }
     if (root->op == NOp::Input) {
       if (e)
         e->unary(UnaryKind::copy, dst, root->in, u32Type(), n);
@@ -192,6 +208,7 @@ private:
   std::vector<int> freeSlots;
   int used = 0, peak = 0, virtualSlots = 0;
   const Node *root = nullptr; ///< what emitInto writes into its `dst`
+  Value rootDst;              ///< that `dst`
 
   V node(NOp op) {
     auto r = std::make_shared<Node>();
@@ -278,6 +295,8 @@ private:
       return v->in;
     if (!v->done)
       compute(v, Value());
+    if (v->inDst)
+      return rootDst;
     return bufOf(v->slot);
   }
   /// One consumption of `v` done: its slot is free after its last.
@@ -292,6 +311,8 @@ private:
   Value resultBuf(const V &v, Value dst, std::initializer_list<V> reads) {
     if (v.get() == root)
       return dst;
+    if (v->inDst)
+      return rootDst;
     for (const V &o : reads)
       if (o && o->op != NOp::Const && o->op != NOp::Input && !o->isMask() &&
           o->uses == 1 && o->slot >= 0) {
@@ -773,20 +794,11 @@ void emitDecode(Emitter &e, const DequantizePlan &p, Value codesUB, Value qBuf,
 }
 
 /// The scale values 2^(s - 127) as f32 bits from the widened scale bytes
-/// `sBuf`: s << 23, 2^-127 for s = 0, NaN for 0xFF (ref: scaleValue).
+/// `sBuf` (recipes::scaleValueBits; `constBuf` its one scratch slot).
 void emitScaleValues(Emitter &e, Value sBuf, Value mbBuf, Value constBuf,
                      Value blockMask, int64_t NB, int64_t maskLanes) {
-  Type u32 = IntegerType::get(e.b.getContext(), 32, IntegerType::Unsigned);
-  auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
-  e.scalar(BinaryKind::shl, mbBuf, sBuf, u32v(23), u32, NB);
-  auto selectConst = [&](CmpPredicate pred, Value src, int64_t against,
-                         Value dst, int64_t value) {
-    e.cmps(pred, blockMask, src, u32v(against), u32, maskLanes);
-    e.dup(constBuf, u32v(value), u32, maskLanes);
-    e.sel(dst, blockMask, constBuf, dst, u32, maskLanes);
-  };
-  selectConst(CmpPredicate::eq, sBuf, 0, mbBuf, 0x00400000);
-  selectConst(CmpPredicate::eq, sBuf, 255, mbBuf, 0x7FC00000);
+  VTileLanes l(&e, NB, maskLanes, blockMask, {constBuf});
+  l.emitInto(recipes::scaleValueBits(l, l.input(sBuf, 256)), mbBuf);
 }
 
 /// The level-0 scales of a two-level quantize from the maxima of the finite
