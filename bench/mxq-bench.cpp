@@ -99,6 +99,17 @@ const Case kCases[] = {
      "pairs : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, "
      "tensor<?x?x2xf8E8M0FNU>\n"
      "return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?x2xf8E8M0FNU>"},
+    // NVFP4 (E4M3 scales per 16): torchao's single level (a divide per
+    // element), and TE's with the amax computed (a pass over the tensor
+    // before the blocks).
+    {"NVFP4 quantize (torchao), bf16 in", "bf16",
+     "%q, %s = mxq.quantize %x axis = 1 block = 16 scale = decode : "
+     "tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf8E4M3FN>\n"
+     "return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?xf8E4M3FN>"},
+    {"NVFP4 quantize (TE, amax computed), bf16 in", "bf16",
+     "%q, %s = mxq.quantize %x axis = 1 block = 16 scale = encode : "
+     "tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf8E4M3FN>\n"
+     "return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?xf8E4M3FN>"},
 };
 
 std::string moduleText(const Case &c) {

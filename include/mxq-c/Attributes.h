@@ -18,7 +18,9 @@ typedef enum MxqScaleAlgorithm {
   MXQ_SCALE_ALGORITHM_FLOOR = 0,
   MXQ_SCALE_ALGORITHM_RCEIL = 1,
   MXQ_SCALE_ALGORITHM_CEIL = 2,
-  MXQ_SCALE_ALGORITHM_EVEN = 3
+  MXQ_SCALE_ALGORITHM_EVEN = 3,
+  MXQ_SCALE_ALGORITHM_ENCODE = 4, /* NVFP4, E4M3 scales: TransformerEngine */
+  MXQ_SCALE_ALGORITHM_DECODE = 5  /* NVFP4, E4M3 scales: torchao */
 } MxqScaleAlgorithm;
 
 typedef enum MxqInfPolicy {

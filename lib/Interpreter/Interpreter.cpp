@@ -318,6 +318,17 @@ private:
           o.blockSize = q.getBlockSize();
           o.layout = dialect::toSupport(q.getScaleLayout());
           o.product = dialect::toSupport(q.getProduct());
+          if (Value outer = q.getOuter()) {
+            const Buffer &t = env[outer];
+            std::vector<int64_t> line(in.shape);
+            line.erase(line.begin() + q.getAxis());
+            if (!t.shape.empty() && t.shape != line)
+              return fail(op, "needs an outer scale of shape [] or " +
+                                  shapeStr(line) + " for an input of shape " +
+                                  shapeStr(in.shape) + ", but it has shape " +
+                                  shapeStr(t.shape));
+            o.outer = t.values;
+          }
           ref::Quantized r = ref::quantize(in.values, in.shape, o);
           return bind(op, q.getCodes(), codes(r.codes, r.codesShape)) &&
                  bind(op, q.getScales(), codes(r.scales, r.scalesShape));
@@ -332,10 +343,29 @@ private:
             return fail(op, "needs scales of shape " + shapeStr(want) +
                                 " for codes of shape " + shapeStr(c.shape) +
                                 ", but they have shape " + shapeStr(s.shape));
-          std::vector<float> y = ref::dequantize(
-              c.bytes, c.shape, s.bytes, d.getAxis(), d.getBlockSize(),
-              dialect::toSupport(d.getScaleLayout()),
-              *dialect::getElementFormat(c.elementType));
+          std::vector<float> y;
+          if (auto rule = d.getScaleAlgorithm()) {
+            std::vector<float> outer;
+            if (Value o = d.getOuter()) {
+              const Buffer &t = env[o];
+              std::vector<int64_t> line(c.shape);
+              line.erase(line.begin() + d.getAxis());
+              if (!t.shape.empty() && t.shape != line)
+                return fail(op, "needs an outer scale of shape [] or " +
+                                    shapeStr(line) + " for codes of shape " +
+                                    shapeStr(c.shape) + ", but it has shape " +
+                                    shapeStr(t.shape));
+              outer = t.values;
+            }
+            y = ref::dequantizeNVFP4(c.bytes, c.shape, s.bytes, d.getAxis(),
+                                     dialect::toSupport(d.getScaleLayout()),
+                                     dialect::toSupport(*rule), outer);
+          } else {
+            y = ref::dequantize(c.bytes, c.shape, s.bytes, d.getAxis(),
+                                d.getBlockSize(),
+                                dialect::toSupport(d.getScaleLayout()),
+                                *dialect::getElementFormat(c.elementType));
+          }
           SourceType t = sourceType(d.getResult().getType().getElementType());
           bool saturate = d.getCast() == dialect::ResultCast::saturate;
           for (float &v : y)

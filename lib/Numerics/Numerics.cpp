@@ -15,6 +15,9 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/bit.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace mlir;
 
 namespace mxq::numerics {
@@ -319,9 +322,14 @@ Value absBits(OpBuilder &b, Location loc, Value x) {
 }
 
 Value blockAmax(OpBuilder &b, Location loc, Value x,
-                llvm::ArrayRef<bool> reduced) {
+                llvm::ArrayRef<bool> reduced, bool ignoreNaN) {
   auto type = cast<VectorType>(x.getType());
   Value bits = absBits(b, loc, x);
+  if (ignoreNaN) {
+    // A NaN lane counts as 0 (|0| is the least).
+    I i{b, loc, bits.getType()};
+    bits = i.sel(i.ugt(bits, i.c(0x7F800000)), i.c(0), bits);
+  }
   if (reduced.empty()) {
     Value m = vector::ReductionOp::create(b, loc, vector::CombiningKind::MAXUI,
                                           bits);
@@ -442,6 +450,105 @@ Value packedFP4Code(OpBuilder &b, Location loc, Value bytes, Value k) {
   return arith::AndIOp::create(b, loc,
                                arith::ShRUIOp::create(b, loc, byte, shift),
                                arith::ConstantIntOp::create(b, loc, 0xF, 8));
+}
+
+//===----------------------------------------------------------------------===//
+// NVFP4 (ref: nvfp4EncodeScale, nvfp4Block, nvfp4Scaled)
+//===----------------------------------------------------------------------===//
+
+/// C's fminf(v, FLT_MAX): FLT_MAX where v is above it or NaN.
+static Value minFltMax(OpBuilder &b, Location loc, Value v) {
+  Value m = f32Const(b, loc, v.getType(), std::numeric_limits<float>::max());
+  Value above =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT, v, m);
+  return arith::SelectOp::create(b, loc, above, m, v);
+}
+
+Value nvfp4EncodeScale(OpBuilder &b, Location loc, Value amax) {
+  Type t = amax.getType();
+  const float e4m3Max = formatInfo(ElementFormat::E4M3FN).maxFinite;
+  const float e2m1Max = formatInfo(ElementFormat::E2M1FN).maxFinite;
+  Value s = minFltMax(
+      b, loc,
+      arith::DivFOp::create(b, loc, f32Const(b, loc, t, e4m3Max * e2m1Max),
+                            amax));
+  Value zero = f32Const(b, loc, t, 0.0f);
+  Value one = arith::OrIOp::create(
+      b, loc,
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, amax, zero),
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, s, zero));
+  return arith::SelectOp::create(b, loc, one, f32Const(b, loc, t, 1.0f), s);
+}
+
+std::pair<Value, Value> nvfp4Block(OpBuilder &b, Location loc, Value amax,
+                                   Value outer, ScaleAlgorithm algorithm,
+                                   const NativeConverts *native) {
+  Type t = amax.getType();
+  if (outer.getType() != t)
+    outer = vector::BroadcastOp::create(b, loc, t, outer);
+  const float e2m1Max = formatInfo(ElementFormat::E2M1FN).maxFinite;
+  const FormatInfo &e4m3 = formatInfo(ElementFormat::E4M3FN);
+  auto byteOf = [&](Value v) {
+    return encodeElement(b, loc, v, ElementFormat::E4M3FN, Rounding::RNE,
+                         NanElement::Max, native);
+  };
+  auto valueOf = [&](Value byte) {
+    return decodeElement(b, loc, byte, ElementFormat::E4M3FN);
+  };
+  if (algorithm == ScaleAlgorithm::Encode) {
+    Value k = arith::MulFOp::create(b, loc, outer,
+                                    f32Const(b, loc, t, 1.0f / e2m1Max));
+    Value byte =
+        byteOf(minFltMax(b, loc, arith::MulFOp::create(b, loc, amax, k)));
+    Value sDec =
+        arith::DivFOp::create(b, loc, f32Const(b, loc, t, 1.0f), outer);
+    Value factor = minFltMax(
+        b, loc,
+        arith::DivFOp::create(
+            b, loc, f32Const(b, loc, t, 1.0f),
+            arith::MulFOp::create(b, loc, valueOf(byte), sDec)));
+    return {byte, factor};
+  }
+  assert(algorithm == ScaleAlgorithm::Decode && "not an NVFP4 convention");
+  Value scaled = arith::DivFOp::create(
+      b, loc,
+      arith::DivFOp::create(b, loc, amax, f32Const(b, loc, t, e2m1Max)),
+      outer);
+  // torch.clamp(v, 2^-6, 448): NaN stays NaN.
+  Value tiny = f32Const(b, loc, t, std::ldexp(1.0f, e4m3.emin()));
+  Value top = f32Const(b, loc, t, e4m3.maxFinite);
+  scaled = arith::SelectOp::create(
+      b, loc,
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, scaled, tiny),
+      tiny, scaled);
+  scaled = arith::SelectOp::create(
+      b, loc,
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, scaled, top),
+      top, scaled);
+  Value byte = byteOf(scaled);
+  return {byte, arith::MulFOp::create(b, loc, outer, valueOf(byte))};
+}
+
+Value nvfp4ScaleValue(OpBuilder &b, Location loc, Value byte, Value outer,
+                      ScaleAlgorithm algorithm) {
+  Value s = decodeElement(b, loc, byte, ElementFormat::E4M3FN);
+  Type t = s.getType();
+  if (outer.getType() != t)
+    outer = vector::BroadcastOp::create(b, loc, t, outer);
+  if (algorithm == ScaleAlgorithm::Decode)
+    return arith::MulFOp::create(b, loc, outer, s);
+  const float e4m3Max = formatInfo(ElementFormat::E4M3FN).maxFinite;
+  const float e2m1Max = formatInfo(ElementFormat::E2M1FN).maxFinite;
+  return arith::MulFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, s, outer),
+      f32Const(b, loc, t, 1.0f / (e4m3Max * e2m1Max)));
+}
+
+Value nvfp4Scaled(OpBuilder &b, Location loc, Value x, Value factor,
+                  ScaleAlgorithm algorithm) {
+  if (algorithm == ScaleAlgorithm::Encode)
+    return arith::MulFOp::create(b, loc, x, factor);
+  return arith::DivFOp::create(b, loc, x, factor);
 }
 
 } // namespace mxq::numerics

@@ -240,6 +240,10 @@ uint8_t scaleByte(float amax, ScaleAlgorithm algorithm, InfPolicy inf,
       return inf == InfPolicy::Saturate ? kScaleMax : kScaleNaN;
     return floorFromExponent((rounded >> 23) & 0xFF, info.emax);
   }
+  case ScaleAlgorithm::Encode:
+  case ScaleAlgorithm::Decode:
+    assert(false && "an E4M3 scale (nvfp4Block), not an E8M0 byte");
+    return kScaleNaN;
   case ScaleAlgorithm::RCeil: {
     // The fp32 multiply by fl32(1/max) of every kernel, then round d up to a
     // power of two; byte 0 is 2^-127, an fp32 subnormal.
@@ -290,6 +294,54 @@ float scaleValue(uint8_t s) {
   if (s == kScaleNaN)
     return std::numeric_limits<float>::quiet_NaN();
   return std::ldexp(1.0f, int(s) - 127);
+}
+
+//===----------------------------------------------------------------------===//
+// NVFP4
+//===----------------------------------------------------------------------===//
+
+/// C's fminf(v, FLT_MAX): NaN gives FLT_MAX.
+static float minFltMax(float v) {
+  float m = std::numeric_limits<float>::max();
+  return std::isnan(v) || v > m ? m : v;
+}
+
+float nvfp4EncodeScale(float amax) {
+  const float e4m3Max = formatInfo(ElementFormat::E4M3FN).maxFinite;
+  const float e2m1Max = formatInfo(ElementFormat::E2M1FN).maxFinite;
+  float s = minFltMax((e4m3Max * e2m1Max) / amax); // 2688, exact
+  if (amax == 0.0f || s == 0.0f)
+    return 1.0f;
+  return s;
+}
+
+NVFP4Block nvfp4Block(float amax, float outer, ScaleAlgorithm algorithm) {
+  const float e2m1Max = formatInfo(ElementFormat::E2M1FN).maxFinite;
+  const FormatInfo &e4m3 = formatInfo(ElementFormat::E4M3FN);
+  NVFP4Block b;
+  if (algorithm == ScaleAlgorithm::Encode) {
+    float k = outer * (1.0f / e2m1Max);
+    b.scale = encodeElement(minFltMax(amax * k), ElementFormat::E4M3FN);
+    float sDec = 1.0f / outer;
+    b.factor = minFltMax(1.0f / (decodeElement(b.scale, ElementFormat::E4M3FN) *
+                                 sDec));
+    return b;
+  }
+  assert(algorithm == ScaleAlgorithm::Decode && "not an NVFP4 convention");
+  float scaled = (amax / e2m1Max) / outer;
+  // torch.clamp: NaN stays NaN.
+  float tiny = std::ldexp(1.0f, e4m3.emin());
+  if (scaled < tiny)
+    scaled = tiny;
+  if (scaled > e4m3.maxFinite)
+    scaled = e4m3.maxFinite;
+  b.scale = encodeElement(scaled, ElementFormat::E4M3FN);
+  b.factor = outer * decodeElement(b.scale, ElementFormat::E4M3FN);
+  return b;
+}
+
+float nvfp4Scaled(float x, float factor, ScaleAlgorithm algorithm) {
+  return algorithm == ScaleAlgorithm::Encode ? x * factor : x / factor;
 }
 
 //===----------------------------------------------------------------------===//
@@ -358,33 +410,68 @@ Quantized quantize(const std::vector<float> &x, const Shape &shape,
   q.codes.assign(x.size(), 0);
   q.scalesShape = grid.scalesShape;
   q.scales.assign(numElements(grid.scalesShape), kScalePad);
+  bool nvfp4 = isE4M3Scale(options.algorithm);
+  // TE's amax (fmaxf) ignores NaN; every other rule's block amax is NaN
+  // where the block holds one.
+  bool ignoreNaN = options.algorithm == ScaleAlgorithm::Encode;
+  auto combine = [&](float amax, float v) {
+    float a = std::fabs(v);
+    if (std::isnan(a))
+      return ignoreNaN ? amax : std::numeric_limits<float>::quiet_NaN();
+    return std::isnan(amax) ? amax : std::max(amax, a);
+  };
+  // The outer value of each line: S_enc (Encode) or P (Decode).
+  float tensorOuter = 1.0f;
+  if (nvfp4 && options.outer.size() <= 1) {
+    float v = options.outer.empty() ? 1.0f : options.outer[0];
+    if (options.algorithm == ScaleAlgorithm::Encode) {
+      if (options.outer.empty()) {
+        v = 0;
+        for (float e : x)
+          v = combine(v, e);
+      }
+      v = nvfp4EncodeScale(v);
+    }
+    tensorOuter = v;
+  }
+  auto lineOuter = [&](int64_t o, int64_t i) {
+    if (options.outer.size() <= 1)
+      return tensorOuter;
+    float v = options.outer[o * grid.inner + i];
+    return options.algorithm == ScaleAlgorithm::Encode ? nvfp4EncodeScale(v)
+                                                       : v;
+  };
   for (int64_t o = 0; o < grid.outer; ++o)
-    for (int64_t i = 0; i < grid.inner; ++i)
+    for (int64_t i = 0; i < grid.inner; ++i) {
+      float outer = nvfp4 ? lineOuter(o, i) : 0.0f;
       for (int64_t b = 0; b < grid.blocks; ++b) {
         int64_t begin = b * grid.block,
                 end = std::min(grid.n, begin + grid.block);
         float amax = 0;
-        for (int64_t k = begin; k < end; ++k) {
-          float a = std::fabs(x[grid.index(o, k, i)]);
-          if (std::isnan(a) || std::isnan(amax))
-            amax = std::numeric_limits<float>::quiet_NaN();
-          else
-            amax = std::max(amax, a);
+        for (int64_t k = begin; k < end; ++k)
+          amax = combine(amax, x[grid.index(o, k, i)]);
+        uint8_t s;
+        float r;
+        if (nvfp4) {
+          NVFP4Block nb = nvfp4Block(amax, outer, options.algorithm);
+          s = nb.scale;
+          r = nb.factor;
+        } else {
+          s = scaleByte(amax, options.algorithm, options.inf, options.format);
+          r = blockMultiplier(amax, s, options.underflow, options.format);
         }
-        uint8_t s =
-            scaleByte(amax, options.algorithm, options.inf, options.format);
         q.scales[grid.scaleOffset(o, b, i)] = s;
-        float r =
-            blockMultiplier(amax, s, options.underflow, options.format);
         for (int64_t k = begin; k < end; ++k) {
           int64_t idx = grid.index(o, k, i);
-          float p = x[idx] * r;
+          float p = nvfp4 ? nvfp4Scaled(x[idx], r, options.algorithm)
+                          : x[idx] * r;
           if (options.product == Product::BF16)
             p = roundToSource(SourceType::BF16, p);
           q.codes[idx] = encodeElement(p, options.format, options.rounding,
                                        options.nanElement);
         }
       }
+    }
   return q;
 }
 
@@ -407,6 +494,40 @@ std::vector<float> dequantize(const std::vector<uint8_t> &codes,
           y[idx] = std::isnan(v) ? std::numeric_limits<float>::quiet_NaN() : v;
         }
       }
+  return y;
+}
+
+std::vector<float> dequantizeNVFP4(const std::vector<uint8_t> &codes,
+                                   const Shape &shape,
+                                   const std::vector<uint8_t> &scales,
+                                   int64_t axis, ScaleLayout layout,
+                                   ScaleAlgorithm algorithm,
+                                   const std::vector<float> &outer) {
+  assert(isE4M3Scale(algorithm) && "not an NVFP4 convention");
+  BlockGrid grid(shape, axis, kNVFP4Block, layout);
+  const float e4m3Max = formatInfo(ElementFormat::E4M3FN).maxFinite;
+  const float e2m1Max = formatInfo(ElementFormat::E2M1FN).maxFinite;
+  const float inv = 1.0f / (e4m3Max * e2m1Max); // fl32(1/2688)
+  std::vector<float> y(codes.size());
+  for (int64_t o = 0; o < grid.outer; ++o)
+    for (int64_t i = 0; i < grid.inner; ++i) {
+      float t = outer.empty()        ? 1.0f
+                : outer.size() == 1 ? outer[0]
+                                     : outer[o * grid.inner + i];
+      for (int64_t b = 0; b < grid.blocks; ++b) {
+        float s = decodeElement(scales[grid.scaleOffset(o, b, i)],
+                                ElementFormat::E4M3FN);
+        float scale =
+            algorithm == ScaleAlgorithm::Encode ? (s * t) * inv : t * s;
+        int64_t begin = b * grid.block,
+                end = std::min(grid.n, begin + grid.block);
+        for (int64_t k = begin; k < end; ++k) {
+          int64_t idx = grid.index(o, k, i);
+          float v = decodeElement(codes[idx], ElementFormat::E2M1FN) * scale;
+          y[idx] = std::isnan(v) ? std::numeric_limits<float>::quiet_NaN() : v;
+        }
+      }
+    }
   return y;
 }
 

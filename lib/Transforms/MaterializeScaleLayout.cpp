@@ -38,7 +38,7 @@ struct MaterializeQuantize : OpRewritePattern<QuantizeOp> {
         rw, op.getLoc(), op.getCodes().getType(),
         linearScalesType(op.getCodes().getType(), op.getAxis(),
                          op.getBlockSize(), scalesType.getElementType()),
-        op.getInput(), op.getAxis(), op.getBlockSize(),
+        op.getInput(), op.getOuter(), op.getAxis(), op.getBlockSize(),
         op.getScaleAlgorithm(), op.getInfPolicy(), op.getRounding(),
         op.getNanElement(), ScaleLayout::linear, op.getUnderflow(),
         op.getProduct());
@@ -64,10 +64,10 @@ struct MaterializeDequantize : OpRewritePattern<DequantizeOp> {
                          op.getScales().getType().getElementType()),
         op.getScales(), op.getCodes(), op.getAxis(), op.getBlockSize(),
         op.getScaleLayout(), ScaleLayout::linear);
-    rw.replaceOpWithNewOp<DequantizeOp>(op, op.getResult().getType(),
-                                        op.getCodes(), linear, op.getAxis(),
-                                        op.getBlockSize(),
-                                        ScaleLayout::linear, op.getCast());
+    rw.replaceOpWithNewOp<DequantizeOp>(
+        op, op.getResult().getType(), op.getCodes(), linear, op.getOuter(),
+        op.getAxis(), op.getBlockSize(), op.getScaleAlgorithmAttr(),
+        ScaleLayout::linear, op.getCast());
     return success();
   }
 };

@@ -24,6 +24,13 @@ LogicalResult(::mxq::tileMXQOp)(RewriterBase &rewriter, TilingInterface op,
   if (llvm::any_of(op->getOperandTypes(), isEmpty) ||
       llvm::any_of(op->getResultTypes(), isEmpty))
     return success();
+  // TE's NVFP4 without a stored amax takes the amax of the whole tensor
+  // before any block: a tile cannot compute it. Kept whole (its lowering
+  // reduces first); given the amax as `outer`, it tiles.
+  if (auto q = dyn_cast<mlir::mxq::QuantizeOp>(op.getOperation()))
+    if (q.getScaleAlgorithm() == mlir::mxq::ScaleAlgorithm::encode &&
+        !q.getOuter())
+      return success();
   size_t rank = op.getLoopIteratorTypes().size();
   SmallVector<OpFoldResult> sizes;
   for (size_t d = 0; d < rank; ++d) {

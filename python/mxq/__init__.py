@@ -12,7 +12,8 @@ The package has three layers:
 * The seed systems' calls under their own names: ``mxq.torch``
   (``quantize_tensor``, ``quantize_tensor_dual``), ``mxq.pypto``
   (``quant_mx``), ``mxq.cann`` (``dynamic_dual_level_mx_quant``) and
-  ``mxq.owlite`` (``fake_fp8_quantize``).
+  ``mxq.owlite`` (``fake_fp8_quantize``); NVFP4 as ``mxq.torchao``
+  (``nvfp4_quantize``) and ``mxq.te`` (``quantize_nvfp4``) compute it.
 
 Data conventions are mxq-run's: float32 and float16 arrays as themselves,
 bf16 as ``uint16`` bit patterns (``input_dtype="bf16"``) or a PyTorch bf16
@@ -32,14 +33,14 @@ from ._mxq import compile as _compile
 from ._ops import (quantize, dequantize, dual_quantize, two_level_quantize,
                    fake_quant, fake_quant_grad, clear_kernel_cache,
                    kernel_cache_size)
-from . import torch, pypto, cann, owlite
+from . import torch, pypto, cann, owlite, torchao, te
 
 __all__ = [
     "Context", "Module", "Kernel", "parse", "compile", "compile_count",
     "target_names", "quantize", "dequantize", "dual_quantize",
     "two_level_quantize", "fake_quant", "fake_quant_grad",
     "clear_kernel_cache", "kernel_cache_size", "torch", "pypto", "cann",
-    "owlite",
+    "owlite", "torchao", "te",
 ]
 
 

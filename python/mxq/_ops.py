@@ -167,12 +167,18 @@ def _func(args, results, body, returned):
             f"  return {returned} : {res}\n}}\n")
 
 
+_E4M3_SCALES = ("encode", "decode")
+
+
 def quantize(x, *, axis=-1, elem="f8E4M3FN", scale="floor", inf="nan",
              rounding="rne", nan_element="max", layout="linear", block=32,
-             underflow="keep", product="f32", input_dtype=None,
+             underflow="keep", product="f32", outer=None, input_dtype=None,
              target="cpu"):
     """``mxq.quantize`` along ``axis``: returns ``(codes, scales)`` as uint8
-    arrays (FP4 codes packed two per byte along the last axis)."""
+    arrays (FP4 codes packed two per byte along the last axis). With
+    ``scale`` "encode" or "decode" (NVFP4) the scales are E4M3 bytes and
+    ``outer`` is the op's fp32 outer value: a scalar (the whole tensor's) or
+    an array of the input's shape without ``axis`` (one per line)."""
     a, dtype = as_source(x, input_dtype, "x")
     rank = a.ndim
     if rank == 0:
@@ -187,22 +193,41 @@ def quantize(x, *, axis=-1, elem="f8E4M3FN", scale="floor", inf="nan",
     block = _int("block", block)
     tin = _tensor(_dyn(rank), dtype)
     tq = _tensor(_dyn(rank), elem)
-    ts = _tensor(_scale_dims(layout, rank), "f8E8M0FNU")
-    body = (f"%q, %s = mxq.quantize %x axis = {ax} block = {block} "
+    scale_type = "f8E4M3FN" if scale in _E4M3_SCALES else "f8E8M0FNU"
+    ts = _tensor(_scale_dims(layout, rank), scale_type)
+    args, inputs, outer_words = [("x", tin)], [a], ""
+    if outer is not None:
+        o = outer
+        if _is_torch(o):
+            o = o.detach().cpu().float().numpy()
+        o = np.require(np.asarray(o, dtype=np.float32), requirements="C")
+        line = a.shape[:ax] + a.shape[ax + 1:]
+        if o.ndim != 0 and o.shape != line:
+            raise ValueError(f"outer: expected a scalar or an array of shape "
+                             f"{line} (the input's without axis {ax}), got "
+                             f"{o.shape}")
+        to = _tensor(_dyn(o.ndim), "f32")
+        args.append(("outer", to))
+        inputs.append(o)
+        outer_words = f" outer(%outer : {to})"
+    body = (f"%q, %s = mxq.quantize %x{outer_words} axis = {ax} "
+            f"block = {block} "
             f"scale = {scale} inf = {inf} rounding = {rounding} "
             f"nan_element = {nan_element} underflow = {underflow} "
             f"product = {product} layout = {layout} "
             f": {tin} -> {tq}, {ts}")
-    text = _func([("x", tin)], [tq, ts], body, "%q, %s")
-    return _kernel(text, target)(a)
+    text = _func(args, [tq, ts], body, "%q, %s")
+    return _kernel(text, target)(*inputs)
 
 
 def dequantize(codes, scales, *, shape, elem="f8E4M3FN", axis=-1,
                layout="linear", block=32, out_dtype="f32", cast="ieee",
-               target="cpu"):
+               scale=None, outer=None, target="cpu"):
     """``mxq.dequantize``: ``codes`` (uint8; FP4 packed) of logical
     ``shape`` and ``scales`` (uint8) back to ``out_dtype`` ("f32", "f16", or
-    "bf16" as uint16 bit patterns)."""
+    "bf16" as uint16 bit patterns). NVFP4 scales (E4M3 bytes) name the
+    convention that made them, ``scale`` "encode" (``outer`` the amax) or
+    "decode" (``outer`` the decode scale, optional)."""
     shape = tuple(_int("shape", d) for d in shape)
     rank = len(shape)
     if rank == 0:
@@ -210,6 +235,8 @@ def dequantize(codes, scales, *, shape, elem="f8E4M3FN", axis=-1,
     for k, v in dict(elem=elem, layout=layout, cast=cast,
                      out_dtype=out_dtype).items():
         _word(k, v)
+    if scale is not None:
+        _word("scale", scale)
     if out_dtype not in _SOURCE_DTYPES:
         raise ValueError(f"out_dtype: {out_dtype!r} is not one of "
                          f"{', '.join(map(repr, _SOURCE_DTYPES))}")
@@ -220,7 +247,7 @@ def dequantize(codes, scales, *, shape, elem="f8E4M3FN", axis=-1,
     if q.dtype != np.uint8:
         raise ValueError(f"codes: expected uint8 codes, got {q.dtype}")
     if s.dtype != np.uint8:
-        raise ValueError(f"scales: expected uint8 E8M0 scales, got {s.dtype}")
+        raise ValueError(f"scales: expected uint8 scale bytes, got {s.dtype}")
     fp4 = elem == "f4E2M1FN"
     expected = shape[:-1] + ((shape[-1] + 1) // 2,) if fp4 else shape
     if q.shape != expected:
@@ -230,12 +257,31 @@ def dequantize(codes, scales, *, shape, elem="f8E4M3FN", axis=-1,
     sdims = _dyn(s.ndim)
     if layout == "pairs" and s.ndim >= 1:
         sdims[-1] = 2
-    ts = _tensor(sdims, "f8E8M0FNU")
+    ts = _tensor(sdims, "f8E4M3FN" if scale in _E4M3_SCALES else
+                 "f8E8M0FNU")
     ty = _tensor(_dyn(rank), out_dtype)
-    body = (f"%y = mxq.dequantize %q, %s axis = {ax} block = {block} "
+    args, inputs, outer_words = [("q", tq), ("s", ts)], [q, s], ""
+    if outer is not None:
+        o = outer
+        if _is_torch(o):
+            o = o.detach().cpu().float().numpy()
+        o = np.require(np.asarray(o, dtype=np.float32), requirements="C")
+        line = shape[:ax] + shape[ax + 1:]
+        if o.ndim != 0 and o.shape != line:
+            raise ValueError(f"outer: expected a scalar or an array of shape "
+                             f"{line} (the codes' without axis {ax}), got "
+                             f"{o.shape}")
+        to = _tensor(_dyn(o.ndim), "f32")
+        args.append(("outer", to))
+        inputs.append(o)
+        outer_words = f" outer(%outer : {to})"
+    scale_words = f" scale = {scale}" if scale is not None else ""
+    body = (f"%y = mxq.dequantize %q, %s{outer_words} axis = {ax} "
+            f"block = {block}{scale_words} "
             f"layout = {layout} cast = {cast} : {tq}, {ts} -> {ty}")
-    text = _func([("q", tq), ("s", ts)], [ty], body, "%y")
-    (y,) = _kernel(text, target)(q, s, fp4_length=shape[-1] if fp4 else -1)
+    text = _func(args, [ty], body, "%y")
+    (y,) = _kernel(text, target)(*inputs,
+                                 fp4_length=shape[-1] if fp4 else -1)
     return y
 
 

@@ -1,6 +1,7 @@
 //===- mxq-sweep.cpp - every attribute combination, compiled vs reference -===//
 //
-//   mxq-sweep [--family=quantize,...] [--sample=N] [--seed=S] [--shard=I/N]
+//   mxq-sweep [--family=quantize,...] [--match=REGEX] [--sample=N]
+//             [--seed=S] [--shard=I/N]
 //             [--print-table] [--list] [--keep-going]
 //
 // Enumerates, per op family, every combination of the values in the
@@ -31,6 +32,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -60,6 +62,10 @@ static cl::opt<uint64_t> seed("seed", cl::init(1), cl::cat(category),
 static cl::opt<std::string> shard(
     "shard", cl::init(""), cl::cat(category),
     cl::desc("I/N: run only the combinations whose index is I modulo N"));
+static cl::opt<std::string> matchAttrs(
+    "match", cl::init(""), cl::cat(category),
+    cl::desc("keep only the combinations whose attribute words match this "
+             "regular expression (e.g. 'scale = (encode|decode)')"));
 static cl::opt<bool> printTable("print-table", cl::cat(category),
                                 cl::desc("print the attribute table and exit"));
 static cl::opt<unsigned> strength(
@@ -176,6 +182,10 @@ std::string attr(const std::string &name, const std::string &value) {
 }
 
 const std::string kScale = "f8E8M0FNU";
+/// The scale type quantize's rule `scale` gives: E4M3 for NVFP4's.
+std::string scaleTypeOf(const std::string &scale) {
+  return scale == "encode" || scale == "decode" ? "f8E4M3FN" : kScale;
+}
 
 /// Every combination of the table for every family (not yet verified).
 std::vector<Case> enumerate() {
@@ -231,7 +241,8 @@ std::vector<Case> enumerate() {
                               s = x; // the verifier rejects it
                             std::string in = tensor(x, src, dyn);
                             std::string q = tensor(x, code, dyn);
-                            std::string sc = tensor(s, kScale, dyn, keep);
+                            std::string sc =
+                                tensor(s, scaleTypeOf(scale), dyn, keep);
                             return "func.func @f(%x: " + in + ") -> (" + q +
                                    ", " + sc + ") {\n  %q, %s = mxq.quantize "
                                    "%x " + a + " : " + in + " -> " + q + ", " +
@@ -595,8 +606,9 @@ int main(int argc, char **argv) {
     list("cast", table.resultCasts);
     list("codes", table.codeTypes);
     list("sources", table.sourceTypes);
-    llvm::outs() << "block: multiples of " << table.blockQuantum << " up to "
-                 << table.maxBlock << "; swept:";
+    llvm::outs() << "block: " << table.smallBlock << " and multiples of "
+                 << table.blockQuantum << " up to " << table.maxBlock
+                 << "; swept:";
     for (int64_t b : table.sweptBlocks)
       llvm::outs() << " " << b;
     llvm::outs() << "\n";
@@ -667,6 +679,15 @@ int main(int argc, char **argv) {
     }
   }
   std::vector<Case> cases = enumerate();
+  if (!matchAttrs.empty()) {
+    llvm::Regex re(matchAttrs);
+    std::string why;
+    if (!re.isValid(why)) {
+      llvm::errs() << "mxq-sweep: error: --match: " << why << "\n";
+      return 1;
+    }
+    llvm::erase_if(cases, [&](const Case &c) { return !re.match(c.attrs); });
+  }
   std::vector<size_t> order(cases.size());
   for (size_t i = 0; i < order.size(); ++i)
     order[i] = i;

@@ -83,13 +83,34 @@ struct BlockPolicies {
             dialect::toSupport(op.getUnderflow())};
   }
 
+  /// E4M3 block scales under an fp32 outer value (NVFP4).
+  bool nvfp4() const { return ::mxq::isE4M3Scale(algorithm); }
+
+  /// The absolute maximum of blocks `x` (num::blockAmax; NaN ignored for
+  /// TE's encode convention, ref: quantize).
+  Value amax(OpBuilder &b, Location l, Value x,
+             ArrayRef<bool> reduced = {}) const {
+    return num::blockAmax(b, l, x, reduced,
+                          algorithm == ::mxq::ScaleAlgorithm::Encode);
+  }
+
   /// The scale byte(s) of blocks of absolute maximum `amax` (f32 scalar or
-  /// vector) and the multiplier(s) of their elements (ref: quantize).
+  /// vector) and the multiplier(s) of their elements (ref: quantize); for
+  /// NVFP4, the factor of num::nvfp4Block under the line's `outer` value.
   std::pair<Value, Value> scaleAndMultiplier(
-      OpBuilder &b, Location l, Value amax,
-      const num::NativeConverts *native) const {
+      OpBuilder &b, Location l, Value amax, const num::NativeConverts *native,
+      Value outer = Value()) const {
+    if (nvfp4())
+      return num::nvfp4Block(b, l, amax, outer, algorithm, native);
     Value s = num::scaleByte(b, l, amax, algorithm, inf, format, native);
     return {s, num::blockMultiplier(b, l, amax, s, underflow, format)};
+  }
+
+  /// The scaled elements of `x` with the multiplier (factor) `r`.
+  Value scaled(OpBuilder &b, Location l, Value x, Value r) const {
+    if (nvfp4())
+      return num::nvfp4Scaled(b, l, x, r, algorithm);
+    return arith::MulFOp::create(b, l, x, r);
   }
 
   /// The codes of scaled elements `y`.

@@ -16,6 +16,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
 
+#include <utility>
+
 namespace mxq::numerics {
 
 /// An i32 constant (splat if `like` is a vector) shaped like `like`.
@@ -107,8 +109,31 @@ mlir::Value absBits(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x);
 /// be emulated). A 1-D `x` reduces to an f32; otherwise the dimensions
 /// `reduced` marks are reduced (vector.multi_reduction) and the result is
 /// an f32 vector of the others.
+/// With `ignoreNaN`, NaN lanes count as 0 (TE's fmaxf amax, NVFP4 encode).
 mlir::Value blockAmax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
-                      llvm::ArrayRef<bool> reduced = {});
+                      llvm::ArrayRef<bool> reduced = {},
+                      bool ignoreNaN = false);
+
+/// ref: nvfp4EncodeScale: TE's global encode scale S_enc of the amax
+/// `amax` (f32 scalar or vector).
+mlir::Value nvfp4EncodeScale(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value amax);
+/// ref: nvfp4Block: the E4M3 byte (i32) and the element factor (f32) of
+/// blocks of absolute maximum `amax` (f32 scalar or vector) under the outer
+/// value `outer` (S_enc for Encode, P for Decode; a scalar is broadcast).
+std::pair<mlir::Value, mlir::Value>
+nvfp4Block(mlir::OpBuilder &b, mlir::Location loc, mlir::Value amax,
+           mlir::Value outer, ScaleAlgorithm algorithm,
+           const NativeConverts *native = nullptr);
+/// ref: dequantizeNVFP4's block scale: the f32 value of the E4M3 `byte`
+/// (i32) under the line's outer value (the amax A for Encode: fl32(fl32(s *
+/// A) * fl32(1/2688)); P for Decode: fl32(P * s)).
+mlir::Value nvfp4ScaleValue(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value byte, mlir::Value outer,
+                            ScaleAlgorithm algorithm);
+/// ref: nvfp4Scaled: x times (Encode) or divided by (Decode) `factor`.
+mlir::Value nvfp4Scaled(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                        mlir::Value factor, ScaleAlgorithm algorithm);
 
 /// A subnormal f32 `x` becomes zero of its sign; anything else stays (what
 /// a flush-to-zero instruction does to an operand or a result).

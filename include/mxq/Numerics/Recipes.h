@@ -31,6 +31,8 @@
 
 #include "mxq/Support/Formats.h"
 
+#include <cassert>
+
 namespace mxq::recipes {
 
 /// ref: floorFromExponent: the floor scale byte of a biased exponent field,
@@ -70,6 +72,11 @@ typename D::V scaleByte(D &i, typename D::V bits, ScaleAlgorithm algorithm,
               i.c(inf == InfPolicy::Saturate ? kScaleMax : kScaleNaN), s);
     break;
   }
+  case ScaleAlgorithm::Encode:
+  case ScaleAlgorithm::Decode:
+    // E4M3 scales (NVFP4) are not E8M0 bytes: num::nvfp4Block states them.
+    assert(false && "scaleByte of an E4M3 scale algorithm");
+    return i.c(kScaleNaN);
   case ScaleAlgorithm::RCeil: {
     // ref: rceilE8M0(amax * fl32(1/max)).
     V db = i.mulF32(bits, 1.0f / info.maxFinite);

@@ -69,6 +69,42 @@ float blockMultiplier(float amax, uint8_t s, Underflow underflow,
 float scaleValue(uint8_t s);
 
 //===----------------------------------------------------------------------===//
+// NVFP4: E4M3 block scales under an fp32 outer scale
+//===----------------------------------------------------------------------===//
+//
+// Two conventions, each the operation sequence of its library in fp32
+// arithmetic (every step rounded to nearest even; fminf as C's, NaN giving
+// the other operand), docs/Rationale.md "NVFP4":
+// - Encode (TransformerEngine, core_nvfp4.cuh): the outer value is the amax
+//   A of the tensor (or of the row); S_enc = nvfp4EncodeScale(A); a block
+//   of amax a (NaN ignored, as fmaxf does) gets the byte
+//   e4m3(fminf(a * fl32(S_enc * fl32(1/6)), FLT_MAX)) and its elements are
+//   multiplied by fminf(1 / (float(byte) * fl32(1/S_enc)), FLT_MAX).
+// - Decode (torchao, nvfp4_quantize): the outer value is the decode scale P
+//   (torchao's per_tensor_scale, amax / (448 * 6); 1 for single-level
+//   scaling, which gives the same bytes); a block of amax a (NaN
+//   propagated, as torch.amax does) gets the byte
+//   e4m3(clamp(fl32(fl32(a / 6) / P), 2^-6, 448)) and its elements are
+//   divided by fl32(P * float(byte)).
+// e4m3 is nearest-even with saturation to 448 (NaN to 0x7F); the codes are
+// E2M1 of the scaled element, nearest even, saturating.
+
+/// TE's global encode scale of an amax A: fminf(fl32(2688 / A), FLT_MAX),
+/// or 1 where A is 0 or the quotient is 0 (A infinite).
+float nvfp4EncodeScale(float amax);
+/// The E4M3 byte of a block and the factor its elements are multiplied by
+/// (Encode) or divided by (Decode), given the line's outer value: S_enc
+/// (Encode, from nvfp4EncodeScale) or P (Decode).
+struct NVFP4Block {
+  uint8_t scale;
+  float factor;
+};
+NVFP4Block nvfp4Block(float amax, float outer, ScaleAlgorithm algorithm);
+/// The scaled element of `x` in a block of `factor` (fl32(x * factor) for
+/// Encode, fl32(x / factor) for Decode).
+float nvfp4Scaled(float x, float factor, ScaleAlgorithm algorithm);
+
+//===----------------------------------------------------------------------===//
 // Ops
 //===----------------------------------------------------------------------===//
 
@@ -83,12 +119,17 @@ struct QuantizeOptions {
   ScaleLayout layout = ScaleLayout::Linear;
   Underflow underflow = Underflow::Keep;
   Product product = Product::F32;
+  /// Encode and Decode only: the outer value, one (per tensor) or one per
+  /// line (numElements(shape) / shape[axis], row-major over the other
+  /// dimensions): the amax A (Encode) or the decode scale P (Decode). Empty:
+  /// Encode takes A of the whole tensor (NaN ignored), Decode P = 1.
+  std::vector<float> outer;
 };
 
 struct Quantized {
   std::vector<uint8_t> codes; ///< One code per element, shape of the input.
   Shape codesShape;
-  std::vector<uint8_t> scales; ///< E8M0 bytes in the requested layout.
+  std::vector<uint8_t> scales; ///< E8M0 (E4M3) bytes in the requested layout.
   Shape scalesShape;
 };
 
@@ -104,6 +145,17 @@ std::vector<float> dequantize(const std::vector<uint8_t> &codes,
                               const std::vector<uint8_t> &scales, int64_t axis,
                               int64_t blockSize, ScaleLayout layout,
                               ElementFormat format);
+/// mxq.dequantize of NVFP4 (E4M3 `scales`, FP4 codes, blocks of 16) made by
+/// `algorithm` (Encode or Decode), with the outer values of quantize (one
+/// or one per line; Decode may have none, P = 1): Encode (TE)
+/// code * fl32(fl32(scale * A) * fl32(1/2688)), Decode (torchao)
+/// code * fl32(P * scale).
+std::vector<float> dequantizeNVFP4(const std::vector<uint8_t> &codes,
+                                   const Shape &shape,
+                                   const std::vector<uint8_t> &scales,
+                                   int64_t axis, ScaleLayout layout,
+                                   ScaleAlgorithm algorithm,
+                                   const std::vector<float> &outer);
 
 /// The value of fp32 `v` in `type` (rounded to nearest even) with a
 /// saturating cast: NaN becomes +0, a value that rounds beyond the type's

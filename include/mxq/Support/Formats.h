@@ -19,7 +19,21 @@ namespace mxq {
 enum class ElementFormat : uint8_t { E4M3FN, E5M2, E2M3FN, E3M2FN, E2M1FN };
 
 /// Scale algorithms; values match the `ScaleAlgorithm` enum attribute.
-enum class ScaleAlgorithm : uint32_t { Floor = 0, RCeil = 1, Ceil = 2, Even = 3 };
+/// Floor to Even derive an E8M0 byte; Encode and Decode an E4M3 byte under
+/// an fp32 outer scale (NVFP4: TransformerEngine's encode-scale sequence and
+/// torchao's decode-scale sequence, docs/Rationale.md "NVFP4").
+enum class ScaleAlgorithm : uint32_t {
+  Floor = 0,
+  RCeil = 1,
+  Ceil = 2,
+  Even = 3,
+  Encode = 4,
+  Decode = 5
+};
+/// Whether `a` gives E4M3 block scales (NVFP4) rather than E8M0 bytes.
+constexpr bool isE4M3Scale(ScaleAlgorithm a) {
+  return a == ScaleAlgorithm::Encode || a == ScaleAlgorithm::Decode;
+}
 /// Scale byte of a block holding an infinity and no NaN; values match
 /// `InfPolicy`.
 enum class InfPolicy : uint32_t { NaN = 0, Saturate = 1, Exponent = 2 };
@@ -69,6 +83,9 @@ inline const FormatInfo &formatInfo(ElementFormat f) {
 /// fp32 scale per 512 elements, an E8M0 scale per 32.
 constexpr int64_t kTwoLevelBlock0 = 512;
 constexpr int64_t kTwoLevelBlock1 = 32;
+
+/// The block size of NVFP4 (an E4M3 scale per 16 FP4 codes).
+constexpr int64_t kNVFP4Block = 16;
 
 /// The byte of the E8M0 NaN.
 constexpr uint8_t kScaleNaN = 0xFF;

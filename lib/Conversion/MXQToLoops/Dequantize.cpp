@@ -45,6 +45,25 @@ struct DequantizeLowering : OpRewritePattern<dialect::DequantizeOp> {
                                                op.getScaleLayout());
           Value s = fromSmallFloat(
               b, l, tensor::ExtractOp::create(b, l, scales, sIdx));
+          // The block's scale value: 2^(s - 127), or NVFP4's E4M3 value
+          // under the line's outer value.
+          Value sv;
+          if (auto rule = op.getScaleAlgorithm()) {
+            Value t;
+            if (Value o = op.getOuter()) {
+              SmallVector<Value> oi;
+              if (cast<RankedTensorType>(o.getType()).getRank() != 0)
+                for (int64_t d = 0; d < int64_t(ivs.size()); ++d)
+                  if (d != axis)
+                    oi.push_back(ivs[d]);
+              t = tensor::ExtractOp::create(b, l, o, oi);
+            } else {
+              t = num::f32Const(b, l, b.getF32Type(), 1.0f);
+            }
+            sv = num::nvfp4ScaleValue(b, l, s, t, dialect::toSupport(*rule));
+          } else {
+            sv = num::scaleValue(b, l, s);
+          }
           // Whole blocks unmasked, the ragged tail masked.
           // `lanes` elements from `a` (at most `n` of them where masked).
           auto piece = [&](OpBuilder &b, Location l, ArrayRef<Value> a,
@@ -52,8 +71,8 @@ struct DequantizeLowering : OpRewritePattern<dialect::DequantizeOp> {
                            Value dest) -> Value {
             Value code = readCodes(b, l, codes, a, axis, lanes, n, inBounds);
             Value value = num::decodeElement(b, l, code, format);
-            Value scale = vector::BroadcastOp::create(
-                b, l, value.getType(), num::scaleValue(b, l, s));
+            Value scale =
+                vector::BroadcastOp::create(b, l, value.getType(), sv);
             Value y = num::canonicalizeNaN(
                 b, l, arith::MulFOp::create(b, l, value, scale));
             if (op.getCast() == dialect::ResultCast::saturate)

@@ -320,7 +320,7 @@ struct DualQuantizeLowering : NumericsPattern<dialect::DualQuantizeOp> {
         RankedTensorType::get(colShape, codes1Type.getElementType());
     auto makeQuantize = [&](int64_t axis, Type codesType, Type scalesType) {
       return dialect::QuantizeOp::create(
-          rw, loc, codesType, scalesType, input, axis, 32,
+          rw, loc, codesType, scalesType, input, /*outer=*/Value(), axis, 32,
           op.getScaleAlgorithm(), op.getInfPolicy(), op.getRounding(),
           op.getNanElement(), dialect::ScaleLayout::swizzle_32_4_4,
           op.getUnderflow());

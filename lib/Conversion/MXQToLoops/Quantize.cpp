@@ -31,7 +31,7 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
     // ref: quantize's product (rounded to bf16 with product = bf16).
     bool bf16Product = op.getProduct() == dialect::Product::bf16;
     auto product = [&](OpBuilder &b, Location l, Value x, Value r) -> Value {
-      Value p = arith::MulFOp::create(b, l, x, r);
+      Value p = policies.scaled(b, l, x, r);
       return bf16Product ? roundTo(b, l, p, b.getBF16Type()) : p;
     };
     auto layout = op.getScaleLayout();
@@ -67,6 +67,74 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
     Value size = tensor::DimOp::create(rw, loc, input, axis);
     Value numBlocks = ubs[axis];
 
+    // TE's NVFP4 without a stored amax: the largest |x| of the whole tensor
+    // (NaN ignored) first, block by block into a rank-0 tensor, a reduction
+    // before the blocks (mxq-tile keeps this form whole).
+    Value globalAmax;
+    if (policies.algorithm == ::mxq::ScaleAlgorithm::Encode &&
+        !op.getOuter()) {
+      Value zero = num::f32Const(rw, loc, rw.getF32Type(), 0.0f);
+      // A filled empty tensor, not tensor.from_elements (a constant the GPU
+      // pipeline would leave in host memory).
+      Value init =
+          linalg::FillOp::create(
+              rw, loc, ValueRange{zero},
+              ValueRange{tensor::EmptyOp::create(rw, loc, ArrayRef<int64_t>{},
+                                                 rw.getF32Type())})
+              .getResult(0);
+      globalAmax =
+          scf::buildLoopNest(
+              rw, loc, lbs, ubs, steps, ValueRange{init},
+              [&](OpBuilder &b, Location l, ValueRange ivs,
+                  ValueRange iters) -> scf::ValueVector {
+                SmallVector<Value> at(ivs.begin(), ivs.end());
+                at[axis] = arith::MulIOp::create(b, l, ivs[axis],
+                                                 indexConst(b, l, block));
+                Value count;
+                if (axis != rank - 1)
+                  count = blockCount(b, l, size, at[axis], block);
+                Value x = toF32(b, l,
+                                readAlongAxis(b, l, input, at, axis, block,
+                                              count, false));
+                auto bits = [&](Value f) -> Value {
+                  return arith::BitcastOp::create(b, l, b.getI32Type(), f);
+                };
+                Value cur = tensor::ExtractOp::create(b, l, iters[0],
+                                                      ValueRange{});
+                Value m = arith::MaxUIOp::create(b, l, bits(cur),
+                                                 bits(policies.amax(b, l, x)));
+                Value t = tensor::InsertOp::create(
+                    b, l,
+                    arith::BitcastOp::create(b, l, b.getF32Type(), m),
+                    iters[0], ValueRange{});
+                return {t};
+              })
+              .results[0];
+    }
+    // The outer value of the line at `ivs` (NVFP4): S_enc of its amax
+    // (encode) or the decode scale P (decode, 1 when none is given).
+    Value lineOuter;
+    auto outerOf = [&](OpBuilder &b, Location l, ValueRange ivs) -> Value {
+      if (!policies.nvfp4())
+        return Value();
+      Value v;
+      if (Value o = op.getOuter()) {
+        SmallVector<Value> at;
+        if (cast<RankedTensorType>(o.getType()).getRank() != 0)
+          for (int64_t d = 0; d < rank; ++d)
+            if (d != axis)
+              at.push_back(ivs[d]);
+        v = tensor::ExtractOp::create(b, l, o, at);
+      } else if (globalAmax) {
+        v = tensor::ExtractOp::create(b, l, globalAmax, ValueRange{});
+      } else {
+        return num::f32Const(b, l, b.getF32Type(), 1.0f);
+      }
+      return policies.algorithm == ::mxq::ScaleAlgorithm::Encode
+                 ? num::nvfp4EncodeScale(b, l, v)
+                 : v;
+    };
+
     // `group` consecutive blocks at `at`, read along the axis as one vector
     // of the input's element type (zeros past the end unless `inBounds`).
     auto read = [&](OpBuilder &b, Location l, ArrayRef<Value> at,
@@ -83,8 +151,9 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
                         Value &scaleBytes) -> Value {
       Value x = toF32(b, l, v);
       if (group == 1) {
-        Value amax = num::blockAmax(b, l, x);
-        auto [sByte, mult] = policies.scaleAndMultiplier(b, l, amax, native());
+        Value amax = policies.amax(b, l, x);
+        auto [sByte, mult] =
+            policies.scaleAndMultiplier(b, l, amax, native(), lineOuter);
         scaleBytes = vector::BroadcastOp::create(
             b, l, VectorType::get({1}, b.getI32Type()), sByte);
         Value r = vector::BroadcastOp::create(b, l, x.getType(), mult);
@@ -94,10 +163,10 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
       if (x.getType() != tile) // pairsToF32 reads the group as its tile
         x = vector::ShapeCastOp::create(b, l, tile, x);
       // One amax per row of the tile (the tail reads as 0).
-      Value amax = num::blockAmax(b, l, x, {false, true});
+      Value amax = policies.amax(b, l, x, {false, true});
       Value r;
       std::tie(scaleBytes, r) =
-          policies.scaleAndMultiplier(b, l, amax, native());
+          policies.scaleAndMultiplier(b, l, amax, native(), lineOuter);
       // r[g] along each row of the tile.
       Value rows = vector::BroadcastOp::create(
           b, l, tile, num::f32Const(b, l, b.getF32Type(), 0.0f));
@@ -152,7 +221,7 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
               [&](OpBuilder &cb, Location cl, Value c, ValueRange it) {
                 Value x = readChunk(cb, cl, chunkAt(cb, cl, c));
                 Value bits = arith::BitcastOp::create(
-                    cb, cl, cb.getI32Type(), num::blockAmax(cb, cl, x));
+                    cb, cl, cb.getI32Type(), policies.amax(cb, cl, x));
                 scf::YieldOp::create(
                     cb, cl,
                     ValueRange{arith::MaxUIOp::create(cb, cl, it[0], bits)
@@ -160,7 +229,8 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
               })
               .getResult(0);
       Value amax = arith::BitcastOp::create(b, l, b.getF32Type(), amaxBits);
-      auto [sByte, mult] = policies.scaleAndMultiplier(b, l, amax, native());
+      auto [sByte, mult] =
+          policies.scaleAndMultiplier(b, l, amax, native(), lineOuter);
       Value newCodes =
           scf::ForOp::create(
               b, l, zero, chunks, one, ValueRange{codesT},
@@ -283,6 +353,7 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
         rw, loc, lbs, ubs, steps, ValueRange{codes, scales},
         [&](OpBuilder &b, Location l, ValueRange ivs,
             ValueRange iters) -> scf::ValueVector {
+          lineOuter = outerOf(b, l, ivs);
           if (!grouped)
             return oneBlock(b, l, ivs, ivs[axis], iters[0], iters[1]);
           // kGroup blocks at once, with one copy of the numerics for every

@@ -48,8 +48,9 @@ const AttributeSpace &mlir::mxq::attributeSpace() {
                    ::mxq::ElementFormat::E2M1FN})
       s.codeTypes.push_back(::mxq::formatInfo(f).name);
     s.sourceTypes = {"f32", "f16", "bf16"};
-    s.sweptBlocks = {s.blockQuantum, 2 * s.blockQuantum, 3 * s.blockQuantum,
-                     5 * s.blockQuantum, s.maxBlock};
+    s.sweptBlocks = {s.smallBlock,         s.blockQuantum,
+                     2 * s.blockQuantum,   3 * s.blockQuantum,
+                     5 * s.blockQuantum,   s.maxBlock};
     return s;
   }();
   return space;

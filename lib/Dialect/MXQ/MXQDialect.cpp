@@ -19,6 +19,10 @@ static_assert(static_cast<uint32_t>(ScaleAlgorithm::rceil) ==
               static_cast<uint32_t>(::mxq::ScaleAlgorithm::RCeil));
 static_assert(static_cast<uint32_t>(ScaleAlgorithm::even) ==
               static_cast<uint32_t>(::mxq::ScaleAlgorithm::Even));
+static_assert(static_cast<uint32_t>(ScaleAlgorithm::encode) ==
+              static_cast<uint32_t>(::mxq::ScaleAlgorithm::Encode));
+static_assert(static_cast<uint32_t>(ScaleAlgorithm::decode) ==
+              static_cast<uint32_t>(::mxq::ScaleAlgorithm::Decode));
 static_assert(static_cast<uint32_t>(InfPolicy::exponent) ==
               static_cast<uint32_t>(::mxq::InfPolicy::Exponent));
 static_assert(static_cast<uint32_t>(Rounding::floor) ==

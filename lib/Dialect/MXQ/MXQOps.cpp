@@ -63,9 +63,10 @@ static LogicalResult verifyBlockSize(Operation *op, int64_t block) {
   const AttributeSpace &space = attributeSpace();
   if (!space.isValidBlock(block))
     return op->emitOpError()
-           << "expects block_size to be a positive multiple of "
-           << space.blockQuantum << " no larger than " << space.maxBlock
-           << ", but it is " << block << " (C2)";
+           << "expects block_size to be " << space.smallBlock
+           << " or a positive multiple of " << space.blockQuantum
+           << " no larger than " << space.maxBlock << ", but it is " << block
+           << " (C2)";
   return success();
 }
 
@@ -206,10 +207,64 @@ LogicalResult QuantizeOp::verify() {
                               getScales().getType(), "the scales", "C4",
                               "C5")))
     return failure();
-  return verifyPolicies(*this, getScaleAlgorithm(), getInfPolicy(),
-                        getRounding(), getUnderflow(),
-                        getCodes().getType().getElementType(), "C6", "C7",
-                        "C8");
+  if (failed(verifyPolicies(*this, getScaleAlgorithm(), getInfPolicy(),
+                            getRounding(), getUnderflow(),
+                            getCodes().getType().getElementType(), "C6", "C7",
+                            "C8")))
+    return failure();
+  // NVFP4: E4M3 scales and their conventions.
+  Type scaleElt = getScales().getType().getElementType();
+  bool e4m3Scales = isa<Float8E4M3FNType>(scaleElt);
+  bool nvfp4 = ::mxq::isE4M3Scale(toSupport(getScaleAlgorithm()));
+  if (e4m3Scales != nvfp4)
+    return emitOpError()
+           << "expects f8E4M3FN scales with scale_algorithm encode or decode "
+              "and f8E8M0FNU scales with the others, but the scales are "
+           << typeStr(scaleElt) << " and scale_algorithm is "
+           << stringifyScaleAlgorithm(getScaleAlgorithm()) << " (C9)";
+  if (nvfp4) {
+    Type codeElt = getCodes().getType().getElementType();
+    if (!isa<Float4E2M1FNType>(codeElt))
+      return emitOpError() << "expects f4E2M1FN codes with E4M3 scales "
+                              "(NVFP4), but the codes are "
+                           << typeStr(codeElt) << " (C9)";
+    if (getBlockSize() != ::mxq::kNVFP4Block)
+      return emitOpError() << "expects block_size " << ::mxq::kNVFP4Block
+                           << " with E4M3 scales (NVFP4), but it is "
+                           << getBlockSize() << " (C9)";
+    auto nonDefault = [&]() -> StringRef {
+      if (getInfPolicy() != InfPolicy::nan)
+        return "inf_policy";
+      if (getRounding() != Rounding::rne)
+        return "rounding";
+      if (getUnderflow() != Underflow::keep)
+        return "underflow";
+      if (getProduct() != Product::f32)
+        return "product";
+      return "";
+    }();
+    if (!nonDefault.empty())
+      return emitOpError()
+             << "expects the default " << nonDefault << " with scale_algorithm "
+             << stringifyScaleAlgorithm(getScaleAlgorithm())
+             << " (the NVFP4 conventions state that step themselves) (C9)";
+  }
+  if (Value outer = getOuter()) {
+    if (!nvfp4)
+      return emitOpError() << "expects no outer scale with scale_algorithm "
+                           << stringifyScaleAlgorithm(getScaleAlgorithm())
+                           << " (only encode and decode take one) (C10)";
+    auto outerType = cast<RankedTensorType>(outer.getType());
+    SmallVector<int64_t> line(inputType.getShape());
+    line.erase(line.begin() + axis);
+    if (outerType.getRank() != 0 && !compatible(line, outerType.getShape()))
+      return emitOpError()
+             << "expects the outer scale to be a rank-0 tensor or to have the "
+                "shape of the input without axis "
+             << axis << ", " << shapeStr(line) << ", but found "
+             << shapeStr(outerType.getShape()) << " (C10)";
+  }
+  return success();
 }
 
 LogicalResult
@@ -233,9 +288,52 @@ LogicalResult DequantizeOp::verify() {
       failed(verifySameShape(*this, codesType, getResult().getType(),
                              "the result", "the codes", "C3")))
     return failure();
-  return verifyScaleShape(*this, codesType.getShape(), axis, getBlockSize(),
-                          getScaleLayout(), getScales().getType(),
-                          "the scales", "C4", "C5");
+  if (failed(verifyScaleShape(*this, codesType.getShape(), axis,
+                              getBlockSize(), getScaleLayout(),
+                              getScales().getType(), "the scales", "C4",
+                              "C5")))
+    return failure();
+  // NVFP4: E4M3 scales and the convention that made them.
+  Type scaleElt = getScales().getType().getElementType();
+  bool e4m3Scales = isa<Float8E4M3FNType>(scaleElt);
+  std::optional<ScaleAlgorithm> rule = getScaleAlgorithm();
+  bool nvfp4 = rule && ::mxq::isE4M3Scale(toSupport(*rule));
+  if (e4m3Scales != nvfp4 || (rule && !nvfp4))
+    return emitOpError()
+           << "expects f8E4M3FN scales with scale encode or decode and "
+              "f8E8M0FNU scales with no scale word, but the scales are "
+           << typeStr(scaleElt) << " and the scale word is "
+           << (rule ? stringifyScaleAlgorithm(*rule) : StringRef("absent"))
+           << " (C6)";
+  if (nvfp4) {
+    Type codeElt = codesType.getElementType();
+    if (!isa<Float4E2M1FNType>(codeElt) ||
+        getBlockSize() != ::mxq::kNVFP4Block)
+      return emitOpError() << "expects f4E2M1FN codes in blocks of "
+                           << ::mxq::kNVFP4Block
+                           << " with E4M3 scales (NVFP4), but the codes are "
+                           << typeStr(codeElt) << " in blocks of "
+                           << getBlockSize() << " (C6)";
+  }
+  Value outer = getOuter();
+  if (outer && !nvfp4)
+    return emitOpError() << "expects no outer scale without scale encode or "
+                            "decode (C7)";
+  if (!outer && rule == ScaleAlgorithm::encode)
+    return emitOpError() << "expects the outer scale (the amax "
+                            "TransformerEngine stores) with scale encode (C7)";
+  if (outer) {
+    auto outerType = cast<RankedTensorType>(outer.getType());
+    SmallVector<int64_t> line(codesType.getShape());
+    line.erase(line.begin() + axis);
+    if (outerType.getRank() != 0 && !compatible(line, outerType.getShape()))
+      return emitOpError()
+             << "expects the outer scale to be a rank-0 tensor or to have the "
+                "shape of the codes without axis "
+             << axis << ", " << shapeStr(line) << ", but found "
+             << shapeStr(outerType.getShape()) << " (C7)";
+  }
+  return success();
 }
 
 LogicalResult
@@ -259,9 +357,17 @@ LogicalResult ConvertScaleLayoutOp::verify() {
                               getScales().getType(), "the scales", "C3",
                               "C5")))
     return failure();
-  return verifyScaleShape(*this, codesType.getShape(), axis, getBlockSize(),
-                          getTo(), getResult().getType(), "the result", "C4",
-                          "C5");
+  if (failed(verifyScaleShape(*this, codesType.getShape(), axis,
+                              getBlockSize(), getTo(), getResult().getType(),
+                              "the result", "C4", "C5")))
+    return failure();
+  Type from = getScales().getType().getElementType(),
+       to = getResult().getType().getElementType();
+  if (from != to)
+    return emitOpError() << "expects the result to hold the scales' type, "
+                         << typeStr(from) << ", but it holds " << typeStr(to)
+                         << " (C6)";
+  return success();
 }
 
 LogicalResult
@@ -306,6 +412,11 @@ LogicalResult DualQuantizeOp::verify() {
                               ScaleLayout::swizzle_32_4_4,
                               getScales1().getType(), "scales1", "C3", "C3")))
     return failure();
+  if (::mxq::isE4M3Scale(toSupport(getScaleAlgorithm())))
+    return emitOpError() << "expects an E8M0 scale_algorithm (floor, rceil, "
+                            "ceil, even), but it is "
+                         << stringifyScaleAlgorithm(getScaleAlgorithm())
+                         << " (NVFP4 is mxq.quantize's) (C8)";
   return verifyPolicies(*this, getScaleAlgorithm(), getInfPolicy(),
                         getRounding(), getUnderflow(),
                         codes0.getElementType(), "C4", "C5", "C7");
@@ -512,7 +623,8 @@ static ParseResult parseStrayWord(OpAsmParser &parser, StringRef op,
   static void print##Name##Words(OpAsmPrinter &, Operation *, const T &) {}
 MXQ_WORDS(Quantize, "quantize", "axis", "block", "scale", "inf", "rounding",
           "nan_element", "underflow", "product", "layout")
-MXQ_WORDS(Dequantize, "dequantize", "axis", "block", "layout", "cast")
+MXQ_WORDS(Dequantize, "dequantize", "axis", "block", "scale", "layout",
+          "cast")
 MXQ_WORDS(ConvertScaleLayout, "convert_scale_layout", "axis", "block", "from",
           "to")
 MXQ_WORDS(DualQuantize, "dual_quantize", "scale", "inf", "rounding",

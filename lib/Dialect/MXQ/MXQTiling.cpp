@@ -201,13 +201,23 @@ QuantizeOp::getTiledImplementation(OpBuilder &b, ArrayRef<OpFoldResult> offsets,
       scalesTypeFor(inType, getAxis(), getBlockSize(), getScaleLayout(),
                     getScales().getType().getElementType()),
       sSize);
+  // A per-line outer scale is sliced like the input without the axis; a
+  // rank-0 one is the whole tensor's.
+  Value outer = getOuter();
+  SmallVector<Operation *> slices{in.getDefiningOp()};
+  if (outer && cast<RankedTensorType>(outer.getType()).getRank() != 0) {
+    SmallVector<OpFoldResult> oOff(eOff), oSize(eSize);
+    oOff.erase(oOff.begin() + getAxis());
+    oSize.erase(oSize.begin() + getAxis());
+    outer = slice(b, loc, outer, oOff, oSize);
+    slices.push_back(outer.getDefiningOp());
+  }
   auto tiled = QuantizeOp::create(
-      b, loc, codesType, scalesType, in, getAxis(), getBlockSize(),
+      b, loc, codesType, scalesType, in, outer, getAxis(), getBlockSize(),
       getScaleAlgorithm(), getInfPolicy(), getRounding(), getNanElement(),
       getScaleLayout(), getUnderflow(), getProduct());
-  return TilingResult{{tiled},
-                      SmallVector<Value>(tiled->getResults()),
-                      {in.getDefiningOp()}};
+  return TilingResult{{tiled}, SmallVector<Value>(tiled->getResults()),
+                      slices};
 }
 
 LogicalResult QuantizeOp::getResultTilePosition(
@@ -257,12 +267,21 @@ DequantizeOp::getTiledImplementation(OpBuilder &b,
   Value scales = slice(b, loc, getScales(), sOff, sSize);
   Type resultType = cast<RankedTensorType>(codes.getType())
                         .clone(getResult().getType().getElementType());
-  auto tiled =
-      DequantizeOp::create(b, loc, resultType, codes, scales, getAxis(),
-                           getBlockSize(), getScaleLayout(), getCast());
-  return TilingResult{{tiled},
-                      {tiled.getResult()},
-                      {codes.getDefiningOp(), scales.getDefiningOp()}};
+  SmallVector<Operation *> slices{codes.getDefiningOp(),
+                                  scales.getDefiningOp()};
+  Value outer = getOuter();
+  if (outer && cast<RankedTensorType>(outer.getType()).getRank() != 0) {
+    SmallVector<OpFoldResult> oOff(eOff), oSize(eSize);
+    oOff.erase(oOff.begin() + getAxis());
+    oSize.erase(oSize.begin() + getAxis());
+    outer = slice(b, loc, outer, oOff, oSize);
+    slices.push_back(outer.getDefiningOp());
+  }
+  auto tiled = DequantizeOp::create(b, loc, resultType, codes, scales, outer,
+                                    getAxis(), getBlockSize(),
+                                    getScaleAlgorithmAttr(), getScaleLayout(),
+                                    getCast());
+  return TilingResult{{tiled}, {tiled.getResult()}, slices};
 }
 
 LogicalResult DequantizeOp::getResultTilePosition(

@@ -6,7 +6,9 @@ usage: differential.py MXQ_RUN FILE.mlir WORKDIR ENTRY=ARG;ARG;... [...]
 An ARG is KIND:SHAPE with SHAPE a comma list of Python expressions in M and K,
 KIND one of f32 f16 bf16 (data with edge cases), step (positive f32),
 zp (small f32), codes (random code bytes), fp4 (random packed FP4 bytes),
-scales (random E8M0 bytes).
+scales (random E8M0 bytes), bytes (any byte: E4M3 scales), amax (a stored amax: positive f32, a zero, a
+subnormal and Inf among them), pts (torchao's per_tensor_scale). An empty
+SHAPE is rank 0.
 Shapes (M, K) default to a set of aligned and ragged ones; MXQ_SHAPES
 overrides them ("M,K;M,K"). MXQ_RUN_FLAGS adds flags to the compiled runs
 (e.g. "--tile-sizes=2,1", or "--target=nvvm" to run them on a GPU);
@@ -78,12 +80,26 @@ def make_arg(rng, kind, shape):
         return rng.choice(np.array([0.0, 0.5, -1.25], dtype=np.float32), shape)
     if kind == "codes":
         return rng.integers(0, 256, shape, dtype=np.uint8)
+    if kind == "bytes":  # every byte value (E4M3 scales: NaN 0x7F too)
+        return rng.integers(0, 256, shape, dtype=np.uint8)
     if kind == "codes6":
         return rng.integers(0, 64, shape, dtype=np.uint8)
     if kind == "fp4":
         shape = list(shape)
         shape[-1] = (shape[-1] + 1) // 2
         return rng.integers(0, 256, shape, dtype=np.uint8)
+    if kind == "amax":  # an amax TE stores (rank 0 or per row): wide
+        # magnitudes with a zero, a subnormal and an infinity where there is
+        # room, as a stored amax may be
+        a = np.exp2(rng.integers(-30, 30, shape)).astype(np.float32) * \
+            rng.uniform(0.5, 1.5, shape).astype(np.float32)
+        flat = a.reshape(-1)
+        for i, v in enumerate([0.0, 1e-40, np.inf][:max(0, flat.size - 1)]):
+            flat[1 + i] = v
+        return a
+    if kind == "pts":  # torchao's per_tensor_scale, amax / 2688
+        return (np.exp2(rng.integers(-20, 20, shape)) *
+                rng.uniform(0.5, 1.5, shape) / 2688).astype(np.float32)
     if kind == "scales":
         s = rng.integers(100, 150, shape, dtype=np.uint8)
         s[rng.random(shape) < 0.05] = 255
@@ -100,7 +116,7 @@ def write_inputs(rng, args, M, K, d):
     for i, a in enumerate(args.split(";")):
         kind, shape = a.split(":")
         dims = tuple(int(eval(e, {}, {"M": M, "K": K}))
-                     for e in shape.split(","))
+                     for e in shape.split(",") if e.strip())
         path = os.path.join(d, f"arg{i}.npy")
         np.save(path, make_arg(rng, kind, dims))
         paths.append(path)

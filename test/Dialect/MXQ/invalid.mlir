@@ -21,7 +21,7 @@ func.func @axis_negative(%x: tensor<4x64xf32>) {
 // -----
 
 func.func @block_not_multiple_of_32(%x: tensor<4x96xf32>) {
-  // expected-error @+1 {{expects block_size to be a positive multiple of 32 no larger than 1024, but it is 48 (C2)}}
+  // expected-error @+1 {{expects block_size to be 16 or a positive multiple of 32 no larger than 1024, but it is 48 (C2)}}
   %q, %s = mxq.quantize %x axis = 1 block = 48 scale = rceil : tensor<4x96xf32> -> tensor<4x96xf8E4M3FN>, tensor<4x2xf8E8M0FNU>
   return
 }
@@ -29,7 +29,7 @@ func.func @block_not_multiple_of_32(%x: tensor<4x96xf32>) {
 // -----
 
 func.func @block_too_large(%x: tensor<4x4096xf32>) {
-  // expected-error @+1 {{expects block_size to be a positive multiple of 32 no larger than 1024, but it is 2048 (C2)}}
+  // expected-error @+1 {{expects block_size to be 16 or a positive multiple of 32 no larger than 1024, but it is 2048 (C2)}}
   %q, %s = mxq.quantize %x axis = 1 block = 2048 scale = rceil : tensor<4x4096xf32> -> tensor<4x4096xf8E4M3FN>, tensor<4x2xf8E8M0FNU>
   return
 }
@@ -133,7 +133,7 @@ func.func @code_type_not_mx(%x: tensor<4x64xf32>) {
 // -----
 
 func.func @scale_type_not_e8m0(%x: tensor<4x64xf32>) {
-  // expected-error @+1 {{result #1 must be ranked tensor of f8E8M0FNU type values}}
+  // expected-error @+1 {{result #1 must be ranked tensor of f8E8M0FNU type or f8E4M3FN type values}}
   %q, %s = mxq.quantize %x axis = 1 scale = rceil : tensor<4x64xf32> -> tensor<4x64xf8E4M3FN>, tensor<4x2xi8>
   return
 }
@@ -177,7 +177,7 @@ func.func @dequantize_axis(%q: tensor<4x64xf8E4M3FN>, %s: tensor<4x2xf8E8M0FNU>)
 // -----
 
 func.func @dequantize_block(%q: tensor<4x64xf8E4M3FN>, %s: tensor<4x2xf8E8M0FNU>) {
-  // expected-error @+1 {{expects block_size to be a positive multiple of 32 no larger than 1024, but it is 0 (C2)}}
+  // expected-error @+1 {{expects block_size to be 16 or a positive multiple of 32 no larger than 1024, but it is 0 (C2)}}
   %y = mxq.dequantize %q, %s axis = 1 block = 0 : tensor<4x64xf8E4M3FN>, tensor<4x2xf8E8M0FNU> -> tensor<4x64xf32>
   return
 }
@@ -457,8 +457,8 @@ func.func @convert_axis(%s: tensor<4x2xf8E8M0FNU>, %q: tensor<4x64xf8E4M3FN>) {
 // -----
 
 func.func @convert_block(%s: tensor<4x2xf8E8M0FNU>, %q: tensor<4x64xf8E4M3FN>) {
-  // expected-error @+1 {{expects block_size to be a positive multiple of 32 no larger than 1024, but it is 16 (C2)}}
-  %r = mxq.convert_scale_layout %s, %q axis = 1 block = 16 from = linear to = pairs : tensor<4x2xf8E8M0FNU>, tensor<4x64xf8E4M3FN> -> tensor<4x1x2xf8E8M0FNU>
+  // expected-error @+1 {{expects block_size to be 16 or a positive multiple of 32 no larger than 1024, but it is 48 (C2)}}
+  %r = mxq.convert_scale_layout %s, %q axis = 1 block = 48 from = linear to = pairs : tensor<4x2xf8E8M0FNU>, tensor<4x64xf8E4M3FN> -> tensor<4x1x2xf8E8M0FNU>
   return
 }
 
@@ -483,5 +483,145 @@ func.func @convert_result_shape(%s: tensor<4x2xf8E8M0FNU>, %q: tensor<4x64xf8E4M
 func.func @convert_swizzle_rank(%s: tensor<2xf8E8M0FNU>, %q: tensor<64xf8E4M3FN>) {
   // expected-error @+1 {{needs an input of rank 2 or more quantized along one of them; the input has rank 1 and axis is 0 (C5)}}
   %r = mxq.convert_scale_layout %s, %q axis = 0 from = linear to = swizzle_32_4_4 : tensor<2xf8E8M0FNU>, tensor<64xf8E4M3FN> -> tensor<512xf8E8M0FNU>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// NVFP4: E4M3 scales (quantize C9, C10; dual_quantize C8; convert C6)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @e4m3_scales_with_e8m0_rule(%x: tensor<4x32xf32>) {
+  // expected-error @+1 {{expects f8E4M3FN scales with scale_algorithm encode or decode and f8E8M0FNU scales with the others, but the scales are f8E4M3FN and scale_algorithm is rceil (C9)}}
+  %q, %s = mxq.quantize %x axis = 1 block = 16 scale = rceil : tensor<4x32xf32> -> tensor<4x32xf4E2M1FN>, tensor<4x2xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @nvfp4_rule_with_e8m0_scales(%x: tensor<4x32xf32>) {
+  // expected-error @+1 {{expects f8E4M3FN scales with scale_algorithm encode or decode and f8E8M0FNU scales with the others, but the scales are f8E8M0FNU and scale_algorithm is encode (C9)}}
+  %q, %s = mxq.quantize %x axis = 1 block = 16 scale = encode : tensor<4x32xf32> -> tensor<4x32xf4E2M1FN>, tensor<4x2xf8E8M0FNU>
+  return
+}
+
+// -----
+
+func.func @nvfp4_fp8_codes(%x: tensor<4x32xf32>) {
+  // expected-error @+1 {{expects f4E2M1FN codes with E4M3 scales (NVFP4), but the codes are f8E4M3FN (C9)}}
+  %q, %s = mxq.quantize %x axis = 1 block = 16 scale = decode : tensor<4x32xf32> -> tensor<4x32xf8E4M3FN>, tensor<4x2xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @nvfp4_block_32(%x: tensor<4x64xf32>) {
+  // expected-error @+1 {{expects block_size 16 with E4M3 scales (NVFP4), but it is 32 (C9)}}
+  %q, %s = mxq.quantize %x axis = 1 scale = encode : tensor<4x64xf32> -> tensor<4x64xf4E2M1FN>, tensor<4x2xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @nvfp4_rounding(%x: tensor<4x32xf32>) {
+  // expected-error @+1 {{expects the default rounding with scale_algorithm decode (the NVFP4 conventions state that step themselves) (C9)}}
+  %q, %s = mxq.quantize %x axis = 1 block = 16 scale = decode rounding = away : tensor<4x32xf32> -> tensor<4x32xf4E2M1FN>, tensor<4x2xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @nvfp4_inf(%x: tensor<4x32xf32>) {
+  // expected-error @+1 {{expects the default inf_policy with scale_algorithm encode (the NVFP4 conventions state that step themselves) (C9)}}
+  %q, %s = mxq.quantize %x axis = 1 block = 16 scale = encode inf = saturate : tensor<4x32xf32> -> tensor<4x32xf4E2M1FN>, tensor<4x2xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @outer_on_mx(%x: tensor<4x64xf32>, %o: tensor<f32>) {
+  // expected-error @+1 {{expects no outer scale with scale_algorithm rceil (only encode and decode take one) (C10)}}
+  %q, %s = mxq.quantize %x outer(%o : tensor<f32>) axis = 1 scale = rceil : tensor<4x64xf32> -> tensor<4x64xf8E4M3FN>, tensor<4x2xf8E8M0FNU>
+  return
+}
+
+// -----
+
+func.func @outer_shape(%x: tensor<4x32xf32>, %o: tensor<32xf32>) {
+  // expected-error @+1 {{expects the outer scale to be a rank-0 tensor or to have the shape of the input without axis 1, [4], but found [32] (C10)}}
+  %q, %s = mxq.quantize %x outer(%o : tensor<32xf32>) axis = 1 block = 16 scale = encode : tensor<4x32xf32> -> tensor<4x32xf4E2M1FN>, tensor<4x2xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @outer_not_f32(%x: tensor<4x32xf32>, %o: tensor<bf16>) {
+  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit float values}}
+  %q, %s = mxq.quantize %x outer(%o : tensor<bf16>) axis = 1 block = 16 scale = encode : tensor<4x32xf32> -> tensor<4x32xf4E2M1FN>, tensor<4x2xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @dual_nvfp4(%x: tensor<128x128xbf16>) {
+  // expected-error @+1 {{expects an E8M0 scale_algorithm (floor, rceil, ceil, even), but it is decode (NVFP4 is mxq.quantize's) (C8)}}
+  %q0, %s0, %q1, %s1 = mxq.dual_quantize %x scale = decode : tensor<128x128xbf16> -> tensor<128x128xf4E2M1FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf4E2M1FN>, tensor<512xf8E8M0FNU>
+  return
+}
+
+// -----
+
+func.func @convert_changes_type(%s: tensor<4x4xf8E4M3FN>, %q: tensor<4x64xf4E2M1FN>) {
+  // expected-error @+1 {{expects the result to hold the scales' type, f8E4M3FN, but it holds f8E8M0FNU (C6)}}
+  %r = mxq.convert_scale_layout %s, %q axis = 1 block = 16 from = linear to = pairs : tensor<4x4xf8E4M3FN>, tensor<4x64xf4E2M1FN> -> tensor<4x2x2xf8E8M0FNU>
+  return
+}
+
+// -----
+
+func.func @dequantize_e4m3_without_word(%q: tensor<4x32xf4E2M1FN>, %s: tensor<4x2xf8E4M3FN>) {
+  // expected-error @+1 {{expects f8E4M3FN scales with scale encode or decode and f8E8M0FNU scales with no scale word, but the scales are f8E4M3FN and the scale word is absent (C6)}}
+  %y = mxq.dequantize %q, %s axis = 1 block = 16 : tensor<4x32xf4E2M1FN>, tensor<4x2xf8E4M3FN> -> tensor<4x32xf32>
+  return
+}
+
+// -----
+
+func.func @dequantize_e8m0_with_word(%q: tensor<4x64xf8E4M3FN>, %s: tensor<4x2xf8E8M0FNU>) {
+  // expected-error @+1 {{expects f8E4M3FN scales with scale encode or decode and f8E8M0FNU scales with no scale word, but the scales are f8E8M0FNU and the scale word is rceil (C6)}}
+  %y = mxq.dequantize %q, %s axis = 1 scale = rceil : tensor<4x64xf8E4M3FN>, tensor<4x2xf8E8M0FNU> -> tensor<4x64xf32>
+  return
+}
+
+// -----
+
+func.func @dequantize_nvfp4_fp8(%q: tensor<4x32xf8E4M3FN>, %s: tensor<4x2xf8E4M3FN>) {
+  // expected-error @+1 {{expects f4E2M1FN codes in blocks of 16 with E4M3 scales (NVFP4), but the codes are f8E4M3FN in blocks of 16 (C6)}}
+  %y = mxq.dequantize %q, %s axis = 1 block = 16 scale = decode : tensor<4x32xf8E4M3FN>, tensor<4x2xf8E4M3FN> -> tensor<4x32xf32>
+  return
+}
+
+// -----
+
+func.func @dequantize_encode_needs_amax(%q: tensor<4x32xf4E2M1FN>, %s: tensor<4x2xf8E4M3FN>) {
+  // expected-error @+1 {{expects the outer scale (the amax TransformerEngine stores) with scale encode (C7)}}
+  %y = mxq.dequantize %q, %s axis = 1 block = 16 scale = encode : tensor<4x32xf4E2M1FN>, tensor<4x2xf8E4M3FN> -> tensor<4x32xf32>
+  return
+}
+
+// -----
+
+func.func @dequantize_outer_on_mx(%q: tensor<4x64xf8E4M3FN>, %s: tensor<4x2xf8E8M0FNU>, %o: tensor<f32>) {
+  // expected-error @+1 {{expects no outer scale without scale encode or decode (C7)}}
+  %y = mxq.dequantize %q, %s outer(%o : tensor<f32>) axis = 1 : tensor<4x64xf8E4M3FN>, tensor<4x2xf8E8M0FNU> -> tensor<4x64xf32>
+  return
+}
+
+// -----
+
+func.func @dequantize_outer_shape(%q: tensor<4x32xf4E2M1FN>, %s: tensor<4x2xf8E4M3FN>, %o: tensor<3xf32>) {
+  // expected-error @+1 {{expects the outer scale to be a rank-0 tensor or to have the shape of the codes without axis 1, [4], but found [3] (C7)}}
+  %y = mxq.dequantize %q, %s outer(%o : tensor<3xf32>) axis = 1 block = 16 scale = encode : tensor<4x32xf4E2M1FN>, tensor<4x2xf8E4M3FN> -> tensor<4x32xf32>
   return
 }

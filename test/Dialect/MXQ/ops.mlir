@@ -88,3 +88,35 @@ func.func @convert_scale_layout(%s: tensor<129x5xf8E8M0FNU>, %q: tensor<129x160x
       : tensor<?x?x2xf8E8M0FNU>, tensor<?x?xf4E2M1FN> -> tensor<?x?xf8E8M0FNU>
   return %a, %b : tensor<2048xf8E8M0FNU>, tensor<?x?xf8E8M0FNU>
 }
+
+// CHECK-LABEL: func @te_nvfp4
+// CHECK: mxq.quantize %{{.*}} outer(%{{.*}} : tensor<f32>) axis = 1 block = 16 scale = encode : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf8E4M3FN>
+func.func @te_nvfp4(%x: tensor<?x?xbf16>, %amax: tensor<f32>) -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf8E4M3FN>) {
+  %q, %s = mxq.quantize %x outer(%amax : tensor<f32>) axis = 1 block = 16 scale = encode
+      : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf8E4M3FN>
+  return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?xf8E4M3FN>
+}
+
+// CHECK-LABEL: func @torchao_nvfp4_single_level
+// CHECK: mxq.quantize %{{.*}} axis = 1 block = 16 scale = decode layout = swizzle_32_4_4 : tensor<256x64xf32> -> tensor<256x64xf4E2M1FN>, tensor<1024xf8E4M3FN>
+func.func @torchao_nvfp4_single_level(%x: tensor<256x64xf32>) -> (tensor<256x64xf4E2M1FN>, tensor<1024xf8E4M3FN>) {
+  %q, %s = mxq.quantize %x axis = 1 block = 16 scale = decode layout = swizzle_32_4_4
+      : tensor<256x64xf32> -> tensor<256x64xf4E2M1FN>, tensor<1024xf8E4M3FN>
+  return %q, %s : tensor<256x64xf4E2M1FN>, tensor<1024xf8E4M3FN>
+}
+
+// CHECK-LABEL: func @mx_per_16
+// CHECK: mxq.quantize %{{.*}} axis = 1 block = 16 scale = floor : tensor<8x48xf32> -> tensor<8x48xf4E2M1FN>, tensor<8x3xf8E8M0FNU>
+func.func @mx_per_16(%x: tensor<8x48xf32>) -> (tensor<8x48xf4E2M1FN>, tensor<8x3xf8E8M0FNU>) {
+  %q, %s = mxq.quantize %x axis = 1 block = 16 scale = floor
+      : tensor<8x48xf32> -> tensor<8x48xf4E2M1FN>, tensor<8x3xf8E8M0FNU>
+  return %q, %s : tensor<8x48xf4E2M1FN>, tensor<8x3xf8E8M0FNU>
+}
+
+// CHECK-LABEL: func @te_nvfp4_dequantize
+// CHECK: mxq.dequantize %{{.*}}, %{{.*}} outer(%{{.*}} : tensor<?xf32>) axis = 1 block = 16 scale = encode : tensor<?x?xf4E2M1FN>, tensor<?x?xf8E4M3FN> -> tensor<?x?xbf16>
+func.func @te_nvfp4_dequantize(%q: tensor<?x?xf4E2M1FN>, %s: tensor<?x?xf8E4M3FN>, %a: tensor<?xf32>) -> tensor<?x?xbf16> {
+  %y = mxq.dequantize %q, %s outer(%a : tensor<?xf32>) axis = 1 block = 16 scale = encode
+      : tensor<?x?xf4E2M1FN>, tensor<?x?xf8E4M3FN> -> tensor<?x?xbf16>
+  return %y : tensor<?x?xbf16>
+}

@@ -19,7 +19,7 @@ func.func @f(%x: tensor<4x64xf32>) {
 // -----
 
 func.func @f(%q: tensor<4x64xf8E4M3FN>, %s: tensor<4x2xf8E8M0FNU>) {
-  // expected-error @+1 {{'block' is out of place: mxq.dequantize writes its attributes in the order axis, block, layout, cast}}
+  // expected-error @+1 {{'block' is out of place: mxq.dequantize writes its attributes in the order axis, block, scale, layout, cast}}
   %y = mxq.dequantize %q, %s axis = 1 layout = linear block = 32 : tensor<4x64xf8E4M3FN>, tensor<4x2xf8E8M0FNU> -> tensor<4x64xf32>
   return
 }

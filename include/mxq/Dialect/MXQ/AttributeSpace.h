@@ -27,14 +27,18 @@ struct AttributeSpace {
   /// MLIR spellings of the wide float types (quantize inputs, dequantize
   /// results).
   std::vector<std::string> sourceTypes;
-  /// Block sizes are positive multiples of `blockQuantum` up to `maxBlock`.
-  int64_t blockQuantum = 32, maxBlock = 1024;
-  /// The block sizes a sweep takes: the smallest, a power of two, two that
-  /// are not (96, 160) and the largest.
+  /// Block sizes are positive multiples of `blockQuantum` up to `maxBlock`,
+  /// and `smallBlock` (NVFP4's 16, and MX scales per 16 as PTX's mxf4nvf4
+  /// takes them). Not every multiple of 16: the expansion walks a long block
+  /// in chunks of 32, and no scheme uses 48 or 80.
+  int64_t blockQuantum = 32, maxBlock = 1024, smallBlock = 16;
+  /// The block sizes a sweep takes: 16 (NVFP4's), the smallest multiple of
+  /// 32, a power of two, two that are not (96, 160) and the largest.
   std::vector<int64_t> sweptBlocks;
 
   bool isValidBlock(int64_t block) const {
-    return block > 0 && block % blockQuantum == 0 && block <= maxBlock;
+    return block == smallBlock ||
+           (block > 0 && block % blockQuantum == 0 && block <= maxBlock);
   }
 };
 

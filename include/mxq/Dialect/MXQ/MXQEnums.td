@@ -6,11 +6,13 @@ include "mxq/Dialect/MXQ/MXQDialect.td"
 include "mlir/IR/EnumAttr.td"
 
 def MXQ_ScaleAlgorithm : I32EnumAttr<"ScaleAlgorithm",
-    "how the E8M0 block scale is derived from the block's absolute maximum", [
+    "how the block scale is derived from the block's absolute maximum", [
   I32EnumAttrCase<"floor", 0>,   // OCP MX v1.0, PyPTO ROUND_DOWN, CANN scaleAlg 0
   I32EnumAttrCase<"rceil", 1>,   // PyTorch MXFP_E8M0_RU, PyPTO ROUND_UP, cuBLAS
   I32EnumAttrCase<"ceil", 2>,    // torchao CEIL
   I32EnumAttrCase<"even", 3>,    // torchao EVEN
+  I32EnumAttrCase<"encode", 4>,  // NVFP4, E4M3 scales: TransformerEngine
+  I32EnumAttrCase<"decode", 5>,  // NVFP4, E4M3 scales: torchao nvfp4_quantize
 ]> {
   let cppNamespace = "::mlir::mxq";
   let genSpecializedAttr = 0;

@@ -27,6 +27,8 @@ def MXQ_CodeTensor : RankedTensorOf<[F8E4M3FN, F8E5M2, F6E2M3FN, F6E3M2FN,
                                      F4E2M1FN]>;
 def MXQ_FP4Tensor : RankedTensorOf<[F4E2M1FN]>;
 def MXQ_ScaleTensor : RankedTensorOf<[F8E8M0FNU]>;
+// The block scales of quantize: E8M0 (MX) or E4M3 (NVFP4).
+def MXQ_BlockScaleTensor : RankedTensorOf<[F8E8M0FNU, F8E4M3FN]>;
 def MXQ_F32Tensor : RankedTensorOf<[F32]>;
 def MXQ_F32Vector : 1DTensorOf<[F32]>;
 
@@ -85,19 +87,46 @@ def MXQ_QuantizeOp : MXQ_Op<"quantize"> {
       becomes `ceil(nblocks/2)` and a trailing axis of 2 holds blocks `2g` and
       `2g+1`; an odd last block is paired with the byte 0x00).
 
+    **NVFP4** (`scales` of `f8E4M3FN`, blocks of 16, `f4E2M1FN` codes): each
+    block gets an E4M3 scale under an fp32 outer value, given as the operand
+    `outer` (a rank-0 tensor for the whole tensor, or one value per line:
+    the shape of `input` without `axis`), in one of two conventions, each
+    its library's sequence of fp32 operations (nearest even at every step;
+    `e4m3` saturates to 448, NaN to 0x7F; codes are E2M1 nearest even,
+    saturating, NaN per `nan_element`):
+    * `scale = encode` (TransformerEngine `NVFP4BlockScaling`): `outer` is
+      the amax `A` TE stores; without it, `A` is the largest `|x|` of the
+      whole tensor (NaN ignored). `S_enc = fminf(2688 / A, FLT_MAX)`, 1
+      where `A = 0` or `S_enc = 0`; a block of amax `a` (NaN ignored, as
+      `fmaxf`) gets `e4m3(fminf(a * fl32(S_enc * fl32(1/6)), FLT_MAX))`;
+      its elements are multiplied by `fminf(1 / (scale * fl32(1 / S_enc)),
+      FLT_MAX)`.
+    * `scale = decode` (torchao `nvfp4_quantize`): `outer` is the decode
+      scale `P` (torchao's `per_tensor_scale`, `amax / 2688`); without it,
+      `P = 1` (torchao's single-level scaling gives the same bytes). A block
+      of amax `a` (NaN propagated, as `torch.amax`) gets `e4m3(clamp(fl32(a
+      / 6) / P, 2^-6, 448))`; its elements are divided by `fl32(P *
+      scale)`.
+
     A dimension that is not a multiple of `block_size` ends in a partial block
     whose scale is computed from the elements that exist (the same as padding
     with zeros).
 
     Constraints:
     (C1) `0 <= axis < rank(input)`.
-    (C2) `block_size` is a positive multiple of 32, at most 1024.
+    (C2) `block_size` is 16 or a positive multiple of 32, at most 1024.
     (C3) `codes` has the shape of `input`.
     (C4) `scales` has the shape that `scale_layout` gives for `input`.
     (C5) `swizzle_32_4_4` needs rank >= 2 and `axis` one of the last two axes.
     (C6) `inf_policy = exponent` needs `scale_algorithm = floor`.
     (C7) `rounding` other than `rne` needs `f4E2M1FN` codes.
     (C8) `underflow` other than `keep` needs `scale_algorithm = floor`.
+    (C9) `f8E4M3FN` scales go with `scale_algorithm` `encode` or `decode`
+         and back: those need `f4E2M1FN` codes, `block = 16`, and the
+         default `inf_policy`, `rounding`, `underflow` and `product` (the
+         conventions state each of those steps themselves).
+    (C10) `outer` is given only with `encode` or `decode`; it is a rank-0
+         `f32` tensor or has the shape of `input` without `axis`.
 
     Example (PyTorch `quantize_tensor`, `MXFP_E8M0_RU`):
 
@@ -105,9 +134,18 @@ def MXQ_QuantizeOp : MXQ_Op<"quantize"> {
     %q, %s = mxq.quantize %x axis = 1 scale = rceil layout = linear
         : tensor<?x?xbf16> -> tensor<?x?xf8E4M3FN>, tensor<?x?xf8E8M0FNU>
     ```
+
+    NVFP4 as TransformerEngine computes it, with the stored amax:
+
+    ```mlir
+    %q, %s = mxq.quantize %x outer(%amax : tensor<f32>) axis = 1 block = 16
+        scale = encode
+        : tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf8E4M3FN>
+    ```
   }];
   let arguments = (ins
     MXQ_SourceTensor:$input,
+    Optional<MXQ_F32Tensor>:$outer,
     I64Attr:$axis,
     DefaultValuedAttr<I64Attr, "32">:$block_size,
     MXQ_ScaleAlgorithmAttr:$scale_algorithm,
@@ -118,9 +156,10 @@ def MXQ_QuantizeOp : MXQ_Op<"quantize"> {
     DefaultValuedAttr<MXQ_UnderflowAttr, "Underflow::keep">:$underflow,
     DefaultValuedAttr<MXQ_ProductAttr, "Product::f32">:$product
   );
-  let results = (outs MXQ_CodeTensor:$codes, MXQ_ScaleTensor:$scales);
+  let results = (outs MXQ_CodeTensor:$codes, MXQ_BlockScaleTensor:$scales);
   let assemblyFormat = [{
-    $input `axis` `=` $axis (`block` `=` $block_size^)?
+    $input (`outer` `(` $outer^ `:` type($outer) `)`)?
+    `axis` `=` $axis (`block` `=` $block_size^)?
     `scale` `=` `` $scale_algorithm (`inf` `=` `` $inf_policy^)?
     (`rounding` `=` `` $rounding^)? (`nan_element` `=` `` $nan_element^)?
     (`underflow` `=` `` $underflow^)? (`product` `=` `` $product^)?
@@ -145,12 +184,25 @@ def MXQ_DequantizeOp : MXQ_Op<"dequantize"> {
     that sign, and NaN becomes +0; `ieee` (the default) keeps IEEE overflow
     and NaN.
 
+    **NVFP4** (`f8E4M3FN` scales, named by the convention that made them,
+    `scale = encode | decode`): each element is the fp32 value of its code
+    times its block's scale value under the line's outer value, in the
+    library's order: `encode` (TransformerEngine `dequantize_nvfp4.cuh`,
+    `outer` the stored amax `A`, required) `code * fl32(fl32(scale * A) *
+    fl32(1/2688))`; `decode` (torchao `NVFP4Tensor.to_dtype`, `outer` the
+    decode scale `P`, 1 without it) `code * fl32(P * scale)`.
+
     Constraints:
     (C1) `0 <= axis < rank(codes)`.
-    (C2) `block_size` is a positive multiple of 32, at most 1024.
+    (C2) `block_size` is 16 or a positive multiple of 32, at most 1024.
     (C3) `result` has the shape of `codes`.
     (C4) `scales` has the shape that `scale_layout` gives for `codes`.
     (C5) `swizzle_32_4_4` needs rank >= 2 and `axis` one of the last two axes.
+    (C6) `f8E4M3FN` scales go with `scale` `encode` or `decode`, `f4E2M1FN`
+         codes and `block = 16`; `f8E8M0FNU` scales take no `scale` word.
+    (C7) `outer` is given only with `encode` or `decode`, always with
+         `encode`; it is a rank-0 `f32` tensor or has the shape of `codes`
+         without `axis`.
 
     ```mlir
     %y = mxq.dequantize %q, %s axis = 1
@@ -159,15 +211,19 @@ def MXQ_DequantizeOp : MXQ_Op<"dequantize"> {
   }];
   let arguments = (ins
     MXQ_CodeTensor:$codes,
-    MXQ_ScaleTensor:$scales,
+    MXQ_BlockScaleTensor:$scales,
+    Optional<MXQ_F32Tensor>:$outer,
     I64Attr:$axis,
     DefaultValuedAttr<I64Attr, "32">:$block_size,
+    OptionalAttr<MXQ_ScaleAlgorithmAttr>:$scale_algorithm,
     DefaultValuedAttr<MXQ_ScaleLayoutAttr, "ScaleLayout::linear">:$scale_layout,
     DefaultValuedAttr<MXQ_ResultCastAttr, "ResultCast::ieee">:$cast
   );
   let results = (outs MXQ_SourceTensor:$result);
   let assemblyFormat = [{
-    $codes `,` $scales `axis` `=` $axis (`block` `=` $block_size^)?
+    $codes `,` $scales (`outer` `(` $outer^ `:` type($outer) `)`)?
+    `axis` `=` $axis (`block` `=` $block_size^)?
+    (`scale` `=` `` $scale_algorithm^)?
     (`layout` `=` `` $scale_layout^)? (`cast` `=` `` $cast^)?
     custom<DequantizeWords>(ref($codes)) attr-dict `:` type($codes) `,` type($scales) `->` type($result)
   }];
@@ -183,7 +239,7 @@ def MXQ_ConvertScaleLayoutOp : Op<MXQ_Dialect, "convert_scale_layout", [
                                     ["reifyResultShapes"]>]> {
   let summary = "move the block scales of codes from one layout to another";
   let description = [{
-    Re-lays out the E8M0 scales of `codes` (quantized along `axis` in blocks
+    Re-lays out the block scales (E8M0 or E4M3 bytes) of `codes` (quantized along `axis` in blocks
     of `block_size`): every block's byte moves from its place in layout
     `from` to its place in layout `to`; padding bytes of `to` are 0x00. Only
     the shape of `codes` is read. Users re-swizzle scales produced elsewhere
@@ -196,6 +252,7 @@ def MXQ_ConvertScaleLayoutOp : Op<MXQ_Dialect, "convert_scale_layout", [
     (C3) `scales` has the shape that `from` gives for `codes`.
     (C4) `result` has the shape that `to` gives for `codes`.
     (C5) `swizzle_32_4_4` needs rank >= 2 and `axis` one of the last two axes.
+    (C6) `result` holds the element type of `scales`.
 
     ```mlir
     %sw = mxq.convert_scale_layout %s, %q axis = 1 from = linear to = swizzle_32_4_4
@@ -203,14 +260,14 @@ def MXQ_ConvertScaleLayoutOp : Op<MXQ_Dialect, "convert_scale_layout", [
     ```
   }];
   let arguments = (ins
-    MXQ_ScaleTensor:$scales,
+    MXQ_BlockScaleTensor:$scales,
     MXQ_CodeTensor:$codes,
     I64Attr:$axis,
     DefaultValuedAttr<I64Attr, "32">:$block_size,
     MXQ_ScaleLayoutAttr:$from,
     MXQ_ScaleLayoutAttr:$to
   );
-  let results = (outs MXQ_ScaleTensor:$result);
+  let results = (outs MXQ_BlockScaleTensor:$result);
   let assemblyFormat = [{
     $scales `,` $codes `axis` `=` $axis (`block` `=` $block_size^)?
     `from` `=` `` $from `to` `=` `` $to
@@ -243,6 +300,7 @@ def MXQ_DualQuantizeOp : MXQ_Op<"dual_quantize"> {
          element type.
     (C3) `scales0` and `scales1` are `[B..., L]`, `L = 512*ceil(M/128)*ceil(K/128)`.
     (C4) - (C7): (C6) - (C8) of `mxq.quantize`, and `underflow` as there.
+    (C8) `scale_algorithm` is one of the E8M0 rules (not `encode`, `decode`).
 
     ```mlir
     %q0, %s0, %q1, %s1 = mxq.dual_quantize %x scale = rceil
