@@ -52,6 +52,7 @@
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -72,7 +73,8 @@ void ::mxq::registerDialects(DialectRegistry &registry) {
                   linalg::LinalgDialect, math::MathDialect,
                   memref::MemRefDialect, scf::SCFDialect,
                   tensor::TensorDialect, transform::TransformDialect,
-                  ub::UBDialect, vector::VectorDialect>();
+                  ub::UBDialect, vector::VectorDialect,
+                  tosa::TosaDialect>();
   linalg::registerTransformDialectExtension(registry);
   scf::registerTransformDialectExtension(registry);
   tensor::registerTransformDialectExtension(registry);

@@ -20,7 +20,8 @@ typedef enum MxqScaleAlgorithm {
   MXQ_SCALE_ALGORITHM_CEIL = 2,
   MXQ_SCALE_ALGORITHM_EVEN = 3,
   MXQ_SCALE_ALGORITHM_ENCODE = 4, /* NVFP4, E4M3 scales: TransformerEngine */
-  MXQ_SCALE_ALGORITHM_DECODE = 5  /* NVFP4, E4M3 scales: torchao */
+  MXQ_SCALE_ALGORITHM_DECODE = 5, /* NVFP4, E4M3 scales: torchao */
+  MXQ_SCALE_ALGORITHM_TOSA = 6    /* TOSA 1.1 calc_block_scale */
 } MxqScaleAlgorithm;
 
 typedef enum MxqInfPolicy {

@@ -1,5 +1,6 @@
 //===- Execution.cpp - compile a function once, run it on data ------------===//
 #include "mxq/Execution/Execution.h"
+#include "mxq/Conversion/Passes.h"
 #include "mxq/Interpreter/Interpreter.h"
 
 #include "mlir/IR/Location.h"
@@ -42,6 +43,15 @@ CompiledFunction::compile(ModuleOp module, llvm::StringRef entry,
   result->func = result->original->lookupSymbol<func::FuncOp>(entry);
   result->targetName = t->name().str();
   OwningOpRef<ModuleOp> work(module.clone());
+  // The ingress first: standard IR mxq states (TOSA's MXFP casts) becomes
+  // mxq ops, so every target, the reference too, sees only mxq.
+  {
+    DiagnosticCollector diagnostics(work->getContext());
+    if (failed(convertTOSAToMXQ(*work))) {
+      error = diagnostics.take();
+      return nullptr;
+    }
+  }
   result->executable = t->compile(*work, entry.str(), options, error);
   if (!result->executable)
     return nullptr;

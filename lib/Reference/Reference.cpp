@@ -244,6 +244,22 @@ uint8_t scaleByte(float amax, ScaleAlgorithm algorithm, InfPolicy inf,
   case ScaleAlgorithm::Decode:
     assert(false && "an E4M3 scale (nvfp4Block), not an E8M0 byte");
     return kScaleNaN;
+  case ScaleAlgorithm::Tosa: {
+    // TOSA calc_block_scale: 2^(floor(log2(amax / out_max)) + 1), or
+    // 2^ceil(log2(amax / out_max)) for E4M3, clipped to [2^-127, 2^127]; a
+    // zero block 2^-127. The quotient is exact (the specification's
+    // precision text), in double: amax / out_max is exact there to far
+    // more than the bits that decide the floor.
+    if (amax == 0.0f)
+      return 0;
+    double r = double(amax) / double(tosaOutMax(info));
+    int e;
+    double m = std::frexp(r, &e); // r = m * 2^e, m in [0.5, 1)
+    int fl = e - 1;               // floor(log2 r)
+    bool power = m == 0.5;
+    int k = format == ElementFormat::E4M3FN ? (power ? fl : fl + 1) : fl + 1;
+    return static_cast<uint8_t>(std::clamp(k + 127, 0, int(kScaleMax)));
+  }
   case ScaleAlgorithm::RCeil: {
     // The fp32 multiply by fl32(1/max) of every kernel, then round d up to a
     // power of two; byte 0 is 2^-127, an fp32 subnormal.

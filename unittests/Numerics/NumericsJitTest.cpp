@@ -122,7 +122,10 @@ std::vector<float> scaleBoundaries() {
   std::vector<float> v;
   for (uint32_t e = 0; e < 255; ++e)
     for (uint32_t m : {0u, 1u, 0x3FFFFFu, 0x400000u, 0x400001u, 0x5FFFFFu,
-                       0x600000u, 0x600001u, 0x7FFFFEu, 0x7FFFFFu})
+                       0x600000u, 0x600001u, 0x7FFFFEu, 0x7FFFFFu,
+                       // TOSA's out_max mantissas (464, 61440 / 30, 7.75)
+                       0x67FFFFu, 0x680000u, 0x680001u, 0x6FFFFFu, 0x700000u,
+                       0x700001u, 0x77FFFFu, 0x780000u, 0x780001u})
       v.push_back(ref::fromBits(e << 23 | m));
   v.push_back(std::numeric_limits<float>::infinity());
   v.push_back(std::numeric_limits<float>::quiet_NaN());
@@ -330,7 +333,8 @@ TEST_F(NumericsJit, DecodeEveryCode) {
 TEST_F(NumericsJit, ScaleBytesOnEveryBoundary) {
   std::vector<float> inputs = scaleBoundaries();
   for (ScaleAlgorithm a : {ScaleAlgorithm::Floor, ScaleAlgorithm::RCeil,
-                           ScaleAlgorithm::Ceil, ScaleAlgorithm::Even})
+                           ScaleAlgorithm::Ceil, ScaleAlgorithm::Even,
+                           ScaleAlgorithm::Tosa})
     for (InfPolicy p :
          {InfPolicy::NaN, InfPolicy::Saturate, InfPolicy::Exponent}) {
       if (p == InfPolicy::Exponent && a != ScaleAlgorithm::Floor)

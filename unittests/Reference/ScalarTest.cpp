@@ -129,9 +129,45 @@ TEST(Scale, CeilAndEven) {
             125);
 }
 
+TEST(Scale, TosaCalcBlockScale) {
+  // TOSA calc_block_scale, out_max = largest + half an ulp: E4M3 takes
+  // ceil(log2(amax / 464)), the others floor(log2(amax / out_max)) + 1.
+  auto tosa = [](float amax, ElementFormat f) {
+    return scaleByte(amax, ScaleAlgorithm::Tosa, InfPolicy::NaN, f);
+  };
+  EXPECT_EQ(tosaOutMax(formatInfo(ElementFormat::E4M3FN)), 464.0f);
+  EXPECT_EQ(tosaOutMax(formatInfo(ElementFormat::E5M2)), 61440.0f);
+  EXPECT_EQ(tosaOutMax(formatInfo(ElementFormat::E2M3FN)), 7.75f);
+  EXPECT_EQ(tosaOutMax(formatInfo(ElementFormat::E3M2FN)), 30.0f);
+  EXPECT_EQ(tosaOutMax(formatInfo(ElementFormat::E2M1FN)), 7.0f);
+  // 464 / 464 = 1: ceil(0) = 0, byte 127; just above, 128; 448: 127.
+  EXPECT_EQ(tosa(464.0f, ElementFormat::E4M3FN), 127);
+  EXPECT_EQ(tosa(464.00003f, ElementFormat::E4M3FN), 128);
+  EXPECT_EQ(tosa(448.0f, ElementFormat::E4M3FN), 127);
+  // 7 / 7 = 1: floor(0) + 1 = 1, byte 128; 6.5: floor(-0.1) + 1 = 0.
+  EXPECT_EQ(tosa(7.0f, ElementFormat::E2M1FN), 128);
+  EXPECT_EQ(tosa(6.5f, ElementFormat::E2M1FN), 127);
+  EXPECT_EQ(tosa(3.5f, ElementFormat::E2M1FN), 127);
+  EXPECT_EQ(tosa(3.4999998f, ElementFormat::E2M1FN), 126);
+  EXPECT_EQ(tosa(61440.0f, ElementFormat::E5M2), 128);
+  EXPECT_EQ(tosa(57344.0f, ElementFormat::E5M2), 127);
+  // Where even and tosa part for E4M3: 1.8125 * 2^8 < amax < 1.875 * 2^8.
+  EXPECT_EQ(tosa(470.0f, ElementFormat::E4M3FN), 128);
+  EXPECT_EQ(scaleByte(470.0f, ScaleAlgorithm::Even, InfPolicy::NaN,
+                      ElementFormat::E4M3FN),
+            127);
+  // Zero: 2^-127; a subnormal amax clips there too; the largest finite amax
+  // is far from 2^127.
+  EXPECT_EQ(tosa(0.0f, ElementFormat::E2M1FN), 0);
+  EXPECT_EQ(tosa(1e-40f, ElementFormat::E2M1FN), 0);
+  EXPECT_EQ(tosa(std::numeric_limits<float>::max(), ElementFormat::E2M1FN),
+            253);
+}
+
 TEST(Scale, SpecialValuePolicies) {
   for (ScaleAlgorithm a : {ScaleAlgorithm::Floor, ScaleAlgorithm::RCeil,
-                           ScaleAlgorithm::Ceil, ScaleAlgorithm::Even})
+                           ScaleAlgorithm::Ceil, ScaleAlgorithm::Even,
+                           ScaleAlgorithm::Tosa})
     for (InfPolicy p : {InfPolicy::NaN, InfPolicy::Saturate})
       for (ElementFormat f : kFormats) {
         EXPECT_EQ(scaleByte(kNaN, a, p, f), 0xFF);

@@ -57,6 +57,15 @@ llvm::LogicalResult convertMXQToLoops(
     bool tileDual = true,
     llvm::function_ref<void(mlir::RewritePatternSet &)> targetPatterns = {});
 
+/// TOSA 1.1's MXFP casts as mxq ops (the body of convert-tosa-to-mxq):
+/// cast_to_block_scaled to mxq.quantize with scale = tosa,
+/// cast_from_block_scaled to mxq.dequantize.
+void populateTOSAToMXQPatterns(mlir::RewritePatternSet &patterns);
+/// Applies them to `root`; a diagnostic and failure on a TOSA MXFP op mxq
+/// cannot state (mxint8 data, unranked tensors, matmul_t_block_scaled).
+/// Succeeds without change on IR that has none (every front end calls it).
+llvm::LogicalResult convertTOSAToMXQ(mlir::Operation *root);
+
 #define GEN_PASS_REGISTRATION
 #include "mxq/Conversion/Passes.h.inc"
 

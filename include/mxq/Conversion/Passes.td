@@ -33,4 +33,20 @@ def ConvertMXQToLoops : Pass<"convert-mxq-to-loops", "::mlir::ModuleOp"> {
                            "::mlir::linalg::LinalgDialect"];
 }
 
+def ConvertTOSAToMXQ : Pass<"convert-tosa-to-mxq", "::mlir::ModuleOp"> {
+  let summary = "TOSA 1.1's MXFP casts as mxq ops, with the specification's rule";
+  let description = [{
+    Rewrites `tosa.cast_to_block_scaled` into `mxq.quantize` along the last
+    axis in blocks of 32 with `scale = tosa` (the specification's
+    `calc_block_scale`, docs/Rationale.md "TOSA ingress") and
+    `tosa.cast_from_block_scaled` into `mxq.dequantize`. What mxq cannot
+    state is an error that says which: `!tosa.mxint8` data, unranked
+    tensors, and `tosa.matmul_t_block_scaled` (not lowered yet). Every
+    front end (mxq-run, the C API, Python) runs it before a target, so a
+    function of these TOSA ops runs on every target. The patterns are
+    `mxq::populateTOSAToMXQPatterns`.
+  }];
+  let dependentDialects = ["::mlir::mxq::MXQDialect"];
+}
+
 #endif // MXQ_CONVERSION_PASSES_TD

@@ -72,6 +72,22 @@ typename D::V scaleByte(D &i, typename D::V bits, ScaleAlgorithm algorithm,
               i.c(inf == InfPolicy::Saturate ? kScaleMax : kScaleNaN), s);
     break;
   }
+  case ScaleAlgorithm::Tosa: {
+    // ref: scaleByte's Tosa: with amax = 2^(e-127) (1 + f) and out_max =
+    // 2^emax (1 + g), 2^k * out_max > amax (floor + 1) holds from k = e -
+    // 127 - emax + (f >= g), and 2^k * out_max >= amax (ceil, E4M3) from
+    // e - 127 - emax + (f > g): the byte is e - emax plus that bump, clamped
+    // to [0, 254] (a subnormal or zero amax clamps to 0, 2^-127).
+    float outMax = tosaOutMax(info);
+    int64_t g = int64_t(outMax / float(int64_t(1) << info.emax) *
+                        float(1 << 23)) -
+                (int64_t(1) << 23);
+    V bump = format == ElementFormat::E4M3FN ? i.ugt(mantissa, i.c(g))
+                                             : i.uge(mantissa, i.c(g));
+    V raw = i.add(i.sub(exponent, i.c(info.emax)), i.zext(bump));
+    s = i.mins(i.maxs(raw, i.c(0)), i.c(kScaleMax));
+    break;
+  }
   case ScaleAlgorithm::Encode:
   case ScaleAlgorithm::Decode:
     // E4M3 scales (NVFP4) are not E8M0 bytes: num::nvfp4Block states them.

@@ -28,7 +28,8 @@ enum class ScaleAlgorithm : uint32_t {
   Ceil = 2,
   Even = 3,
   Encode = 4,
-  Decode = 5
+  Decode = 5,
+  Tosa = 6
 };
 /// Whether `a` gives E4M3 block scales (NVFP4) rather than E8M0 bytes.
 constexpr bool isE4M3Scale(ScaleAlgorithm a) {
@@ -83,6 +84,19 @@ inline const FormatInfo &formatInfo(ElementFormat f) {
 /// fp32 scale per 512 elements, an E8M0 scale per 32.
 constexpr int64_t kTwoLevelBlock0 = 512;
 constexpr int64_t kTwoLevelBlock1 = 32;
+
+/// The TOSA specification's `out_max` of a format (calc_block_scale, since
+/// its March 2026 fix): the largest value plus half an ulp, the smallest
+/// bound below which every element rounds into the format (464, 61440,
+/// 7.75, 30, 7).
+inline float tosaOutMax(const FormatInfo &info) {
+  float halfUlp = 1.0f;
+  for (int k = 0; k < info.emax - int(info.mbits) - 1; ++k)
+    halfUlp *= 2.0f;
+  for (int k = 0; k > info.emax - int(info.mbits) - 1; --k)
+    halfUlp *= 0.5f;
+  return info.maxFinite + halfUlp;
+}
 
 /// The block size of NVFP4 (an E4M3 scale per 16 FP4 codes).
 constexpr int64_t kNVFP4Block = 16;

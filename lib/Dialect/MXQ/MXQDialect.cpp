@@ -23,6 +23,8 @@ static_assert(static_cast<uint32_t>(ScaleAlgorithm::encode) ==
               static_cast<uint32_t>(::mxq::ScaleAlgorithm::Encode));
 static_assert(static_cast<uint32_t>(ScaleAlgorithm::decode) ==
               static_cast<uint32_t>(::mxq::ScaleAlgorithm::Decode));
+static_assert(static_cast<uint32_t>(ScaleAlgorithm::tosa) ==
+              static_cast<uint32_t>(::mxq::ScaleAlgorithm::Tosa));
 static_assert(static_cast<uint32_t>(InfPolicy::exponent) ==
               static_cast<uint32_t>(::mxq::InfPolicy::Exponent));
 static_assert(static_cast<uint32_t>(Rounding::floor) ==

@@ -13,6 +13,7 @@ def MXQ_ScaleAlgorithm : I32EnumAttr<"ScaleAlgorithm",
   I32EnumAttrCase<"even", 3>,    // torchao EVEN
   I32EnumAttrCase<"encode", 4>,  // NVFP4, E4M3 scales: TransformerEngine
   I32EnumAttrCase<"decode", 5>,  // NVFP4, E4M3 scales: torchao nvfp4_quantize
+  I32EnumAttrCase<"tosa", 6>,    // TOSA 1.1 calc_block_scale (CAST_TO_BLOCK_SCALED)
 ]> {
   let cppNamespace = "::mlir::mxq";
   let genSpecializedAttr = 0;
