@@ -156,6 +156,13 @@ TEST(Scale, TosaCalcBlockScale) {
   EXPECT_EQ(scaleByte(470.0f, ScaleAlgorithm::Even, InfPolicy::NaN,
                       ElementFormat::E4M3FN),
             127);
+  // The one FP4 amax where the pseudocode's division in the input type and
+  // the exact quotient part: 7 * 2^-127 - 2^-148 (bits 0x015FFFFF). Exact:
+  // just below 2^-127, floor(log2) + 1 = -127, byte 0; fl32(amax / 7) rounds
+  // up to 2^-127 (a subnormal), which would give byte 1. mxq takes the
+  // exact quotient (docs/Rationale.md, "TOSA ingress").
+  EXPECT_EQ(tosa(fromBits(0x015FFFFF), ElementFormat::E2M1FN), 0);
+  EXPECT_EQ(tosa(fromBits(0x01600000), ElementFormat::E2M1FN), 1);
   // Zero: 2^-127; a subnormal amax clips there too; the largest finite amax
   // is far from 2^127.
   EXPECT_EQ(tosa(0.0f, ElementFormat::E2M1FN), 0);
