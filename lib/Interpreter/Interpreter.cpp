@@ -318,17 +318,8 @@ private:
           o.blockSize = q.getBlockSize();
           o.layout = dialect::toSupport(q.getScaleLayout());
           o.product = dialect::toSupport(q.getProduct());
-          if (Value outer = q.getOuter()) {
-            const Buffer &t = env[outer];
-            std::vector<int64_t> line(in.shape);
-            line.erase(line.begin() + q.getAxis());
-            if (!t.shape.empty() && t.shape != line)
-              return fail(op, "needs an outer scale of shape [] or " +
-                                  shapeStr(line) + " for an input of shape " +
-                                  shapeStr(in.shape) + ", but it has shape " +
-                                  shapeStr(t.shape));
-            o.outer = t.values;
-          }
+          if (!outerValues(op, q.getOuter(), in.shape, q.getAxis(), o.outer))
+            return false;
           ref::Quantized r = ref::quantize(in.values, in.shape, o);
           return bind(op, q.getCodes(), codes(r.codes, r.codesShape)) &&
                  bind(op, q.getScales(), codes(r.scales, r.scalesShape));
@@ -346,17 +337,8 @@ private:
           std::vector<float> y;
           if (auto rule = d.getScaleAlgorithm()) {
             std::vector<float> outer;
-            if (Value o = d.getOuter()) {
-              const Buffer &t = env[o];
-              std::vector<int64_t> line(c.shape);
-              line.erase(line.begin() + d.getAxis());
-              if (!t.shape.empty() && t.shape != line)
-                return fail(op, "needs an outer scale of shape [] or " +
-                                    shapeStr(line) + " for codes of shape " +
-                                    shapeStr(c.shape) + ", but it has shape " +
-                                    shapeStr(t.shape));
-              outer = t.values;
-            }
+            if (!outerValues(op, d.getOuter(), c.shape, d.getAxis(), outer))
+              return false;
             y = ref::dequantizeNVFP4(c.bytes, c.shape, s.bytes, d.getAxis(),
                                      dialect::toSupport(d.getScaleLayout()),
                                      dialect::toSupport(*rule), outer);
@@ -460,6 +442,23 @@ private:
           return fail(other, "cannot be run on the reference: it interprets "
                              "mxq ops and func.return only");
         });
+  }
+
+  /// The values of an NVFP4 outer scale (none: empty), rank 0 or one per
+  /// line of `data` (its shape without `axis`).
+  bool outerValues(Operation *op, Value outer, const std::vector<int64_t> &data,
+                   int64_t axis, std::vector<float> &values) {
+    if (!outer)
+      return true;
+    const Buffer &t = env[outer];
+    std::vector<int64_t> line(data);
+    line.erase(line.begin() + axis);
+    if (!t.shape.empty() && t.shape != line)
+      return fail(op, "needs an outer scale of shape [] or " + shapeStr(line) +
+                          " for data of shape " + shapeStr(data) +
+                          ", but it has shape " + shapeStr(t.shape));
+    values = t.values;
+    return true;
   }
 
   bool checkParams(Operation *op, const Buffer &in,

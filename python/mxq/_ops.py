@@ -170,6 +170,27 @@ def _func(args, results, body, returned):
 _E4M3_SCALES = ("encode", "decode")
 
 
+def _outer(outer, shape, ax, what, args, inputs):
+    """An NVFP4 outer scale (None, a scalar or one value per line of
+    ``shape`` without ``ax``) appended to the kernel's arguments; returns
+    the op's ``outer(...)`` words."""
+    if outer is None:
+        return ""
+    o = outer
+    if _is_torch(o):
+        o = o.detach().cpu().float().numpy()
+    o = np.require(np.asarray(o, dtype=np.float32), requirements="C")
+    line = tuple(shape[:ax]) + tuple(shape[ax + 1:])
+    if o.ndim != 0 and o.shape != line:
+        raise ValueError(f"outer: expected a scalar or an array of shape "
+                         f"{line} (the {what}'s without axis {ax}), got "
+                         f"{o.shape}")
+    to = _tensor(_dyn(o.ndim), "f32")
+    args.append(("outer", to))
+    inputs.append(o)
+    return f" outer(%outer : {to})"
+
+
 def quantize(x, *, axis=-1, elem="f8E4M3FN", scale="floor", inf="nan",
              rounding="rne", nan_element="max", layout="linear", block=32,
              underflow="keep", product="f32", outer=None, input_dtype=None,
@@ -195,21 +216,8 @@ def quantize(x, *, axis=-1, elem="f8E4M3FN", scale="floor", inf="nan",
     tq = _tensor(_dyn(rank), elem)
     scale_type = "f8E4M3FN" if scale in _E4M3_SCALES else "f8E8M0FNU"
     ts = _tensor(_scale_dims(layout, rank), scale_type)
-    args, inputs, outer_words = [("x", tin)], [a], ""
-    if outer is not None:
-        o = outer
-        if _is_torch(o):
-            o = o.detach().cpu().float().numpy()
-        o = np.require(np.asarray(o, dtype=np.float32), requirements="C")
-        line = a.shape[:ax] + a.shape[ax + 1:]
-        if o.ndim != 0 and o.shape != line:
-            raise ValueError(f"outer: expected a scalar or an array of shape "
-                             f"{line} (the input's without axis {ax}), got "
-                             f"{o.shape}")
-        to = _tensor(_dyn(o.ndim), "f32")
-        args.append(("outer", to))
-        inputs.append(o)
-        outer_words = f" outer(%outer : {to})"
+    args, inputs = [("x", tin)], [a]
+    outer_words = _outer(outer, a.shape, ax, "input", args, inputs)
     body = (f"%q, %s = mxq.quantize %x{outer_words} axis = {ax} "
             f"block = {block} "
             f"scale = {scale} inf = {inf} rounding = {rounding} "
@@ -260,21 +268,8 @@ def dequantize(codes, scales, *, shape, elem="f8E4M3FN", axis=-1,
     ts = _tensor(sdims, "f8E4M3FN" if scale in _E4M3_SCALES else
                  "f8E8M0FNU")
     ty = _tensor(_dyn(rank), out_dtype)
-    args, inputs, outer_words = [("q", tq), ("s", ts)], [q, s], ""
-    if outer is not None:
-        o = outer
-        if _is_torch(o):
-            o = o.detach().cpu().float().numpy()
-        o = np.require(np.asarray(o, dtype=np.float32), requirements="C")
-        line = shape[:ax] + shape[ax + 1:]
-        if o.ndim != 0 and o.shape != line:
-            raise ValueError(f"outer: expected a scalar or an array of shape "
-                             f"{line} (the codes' without axis {ax}), got "
-                             f"{o.shape}")
-        to = _tensor(_dyn(o.ndim), "f32")
-        args.append(("outer", to))
-        inputs.append(o)
-        outer_words = f" outer(%outer : {to})"
+    args, inputs = [("q", tq), ("s", ts)], [q, s]
+    outer_words = _outer(outer, shape, ax, "codes", args, inputs)
     scale_words = f" scale = {scale}" if scale is not None else ""
     body = (f"%y = mxq.dequantize %q, %s{outer_words} axis = {ax} "
             f"block = {block}{scale_words} "

@@ -23,9 +23,11 @@ namespace dialect = ::mlir::mxq;
 
 namespace {
 
-/// Why mxq cannot state a TOSA MXFP op of these types, or "".
-std::string refusal(TypeRange types) {
-  for (Type t : types) {
+/// Why mxq cannot state a TOSA MXFP op with these operand and result types,
+/// or "".
+std::string refusal(Operation *op) {
+  for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
+                                         op->getResultTypes())) {
     auto shaped = dyn_cast<ShapedType>(t);
     if (!shaped || !shaped.hasRank())
       return "takes an unranked tensor; mxq's ops need ranked tensors (a "
@@ -42,10 +44,7 @@ struct CastToBlockScaled : OpRewritePattern<tosa::CastToBlockScaledOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tosa::CastToBlockScaledOp op,
                                 PatternRewriter &rw) const override {
-    std::string why = refusal(op->getOperandTypes());
-    if (why.empty())
-      why = refusal(op->getResultTypes());
-    if (!why.empty())
+    if (std::string why = refusal(op); !why.empty())
       return rw.notifyMatchFailure(op, why);
     auto in = cast<RankedTensorType>(op.getInputData().getType());
     auto codes = cast<RankedTensorType>(op.getOutputData().getType());
@@ -66,10 +65,7 @@ struct CastFromBlockScaled : OpRewritePattern<tosa::CastFromBlockScaledOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tosa::CastFromBlockScaledOp op,
                                 PatternRewriter &rw) const override {
-    std::string why = refusal(op->getOperandTypes());
-    if (why.empty())
-      why = refusal(op->getResultTypes());
-    if (!why.empty())
+    if (std::string why = refusal(op); !why.empty())
       return rw.notifyMatchFailure(op, why);
     auto codes = cast<RankedTensorType>(op.getInputData().getType());
     auto y = dialect::DequantizeOp::create(
@@ -92,9 +88,7 @@ LogicalResult reportLeft(Operation *root) {
         isa<tosa::MatmulTBlockScaledOp>(op)
             ? std::string("is not lowered by mxq yet (its casts are: "
                           "cast_to_block_scaled and cast_from_block_scaled)")
-            : refusal(op->getOperandTypes());
-    if (why.empty())
-      why = refusal(op->getResultTypes());
+            : refusal(op);
     op->emitOpError() << "cannot be converted to mxq: it " << why;
     return WalkResult::interrupt();
   });

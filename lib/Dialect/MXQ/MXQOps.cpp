@@ -104,6 +104,24 @@ static LogicalResult verifyScaleShape(Operation *op, ArrayRef<int64_t> data,
   return success();
 }
 
+/// An NVFP4 outer scale: rank 0 (per tensor) or the shape of `data` without
+/// `axis` (per line).
+static LogicalResult verifyOuterShape(Operation *op, Value outer,
+                                      ArrayRef<int64_t> data, int64_t axis,
+                                      StringRef dataName, StringRef id) {
+  auto outerType = cast<RankedTensorType>(outer.getType());
+  SmallVector<int64_t> line(data);
+  line.erase(line.begin() + axis);
+  if (outerType.getRank() == 0 || compatible(line, outerType.getShape()))
+    return success();
+  return op->emitOpError()
+         << "expects the outer scale to be a rank-0 tensor or to have the "
+            "shape of the "
+         << dataName << " without axis " << axis << ", " << shapeStr(line)
+         << ", but found " << shapeStr(outerType.getShape()) << " (" << id
+         << ")";
+}
+
 /// The rules shared by every op that computes E8M0 scales and codes.
 static LogicalResult verifyPolicies(Operation *op, ScaleAlgorithm algorithm,
                                     InfPolicy inf, Rounding rounding,
@@ -254,15 +272,9 @@ LogicalResult QuantizeOp::verify() {
       return emitOpError() << "expects no outer scale with scale_algorithm "
                            << stringifyScaleAlgorithm(getScaleAlgorithm())
                            << " (only encode and decode take one) (C10)";
-    auto outerType = cast<RankedTensorType>(outer.getType());
-    SmallVector<int64_t> line(inputType.getShape());
-    line.erase(line.begin() + axis);
-    if (outerType.getRank() != 0 && !compatible(line, outerType.getShape()))
-      return emitOpError()
-             << "expects the outer scale to be a rank-0 tensor or to have the "
-                "shape of the input without axis "
-             << axis << ", " << shapeStr(line) << ", but found "
-             << shapeStr(outerType.getShape()) << " (C10)";
+    if (failed(verifyOuterShape(*this, outer, inputType.getShape(), axis,
+                                "input", "C10")))
+      return failure();
   }
   return success();
 }
@@ -322,17 +334,9 @@ LogicalResult DequantizeOp::verify() {
   if (!outer && rule == ScaleAlgorithm::encode)
     return emitOpError() << "expects the outer scale (the amax "
                             "TransformerEngine stores) with scale encode (C7)";
-  if (outer) {
-    auto outerType = cast<RankedTensorType>(outer.getType());
-    SmallVector<int64_t> line(codesType.getShape());
-    line.erase(line.begin() + axis);
-    if (outerType.getRank() != 0 && !compatible(line, outerType.getShape()))
-      return emitOpError()
-             << "expects the outer scale to be a rank-0 tensor or to have the "
-                "shape of the codes without axis "
-             << axis << ", " << shapeStr(line) << ", but found "
-             << shapeStr(outerType.getShape()) << " (C7)";
-  }
+  if (outer)
+    return verifyOuterShape(*this, outer, codesType.getShape(), axis, "codes",
+                            "C7");
   return success();
 }
 

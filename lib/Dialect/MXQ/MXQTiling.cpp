@@ -140,6 +140,22 @@ void scaleTile(OpBuilder &b, Location loc, Value data, int64_t axis,
   }
 }
 
+/// The tile of an NVFP4 outer scale for the element tile (`eOff`, `eSize`):
+/// a per-line one sliced like the data without `axis` (the slice added to
+/// `slices`), a rank-0 one (or none) as it is.
+Value outerTile(OpBuilder &b, Location loc, Value outer, int64_t axis,
+                ArrayRef<OpFoldResult> eOff, ArrayRef<OpFoldResult> eSize,
+                SmallVector<Operation *> &slices) {
+  if (!outer || cast<RankedTensorType>(outer.getType()).getRank() == 0)
+    return outer;
+  SmallVector<OpFoldResult> oOff(eOff), oSize(eSize);
+  oOff.erase(oOff.begin() + axis);
+  oSize.erase(oSize.begin() + axis);
+  Value tile = slice(b, loc, outer, oOff, oSize);
+  slices.push_back(tile.getDefiningOp());
+  return tile;
+}
+
 /// The scales type of a quantized tile of `dataType`.
 RankedTensorType scalesTypeFor(RankedTensorType dataType, int64_t axis,
                                int64_t block, ScaleLayout layout, Type elt) {
@@ -203,15 +219,8 @@ QuantizeOp::getTiledImplementation(OpBuilder &b, ArrayRef<OpFoldResult> offsets,
       sSize);
   // A per-line outer scale is sliced like the input without the axis; a
   // rank-0 one is the whole tensor's.
-  Value outer = getOuter();
   SmallVector<Operation *> slices{in.getDefiningOp()};
-  if (outer && cast<RankedTensorType>(outer.getType()).getRank() != 0) {
-    SmallVector<OpFoldResult> oOff(eOff), oSize(eSize);
-    oOff.erase(oOff.begin() + getAxis());
-    oSize.erase(oSize.begin() + getAxis());
-    outer = slice(b, loc, outer, oOff, oSize);
-    slices.push_back(outer.getDefiningOp());
-  }
+  Value outer = outerTile(b, loc, getOuter(), getAxis(), eOff, eSize, slices);
   auto tiled = QuantizeOp::create(
       b, loc, codesType, scalesType, in, outer, getAxis(), getBlockSize(),
       getScaleAlgorithm(), getInfPolicy(), getRounding(), getNanElement(),
@@ -269,14 +278,7 @@ DequantizeOp::getTiledImplementation(OpBuilder &b,
                         .clone(getResult().getType().getElementType());
   SmallVector<Operation *> slices{codes.getDefiningOp(),
                                   scales.getDefiningOp()};
-  Value outer = getOuter();
-  if (outer && cast<RankedTensorType>(outer.getType()).getRank() != 0) {
-    SmallVector<OpFoldResult> oOff(eOff), oSize(eSize);
-    oOff.erase(oOff.begin() + getAxis());
-    oSize.erase(oSize.begin() + getAxis());
-    outer = slice(b, loc, outer, oOff, oSize);
-    slices.push_back(outer.getDefiningOp());
-  }
+  Value outer = outerTile(b, loc, getOuter(), getAxis(), eOff, eSize, slices);
   auto tiled = DequantizeOp::create(b, loc, resultType, codes, scales, outer,
                                     getAxis(), getBlockSize(),
                                     getScaleAlgorithmAttr(), getScaleLayout(),
