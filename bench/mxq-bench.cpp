@@ -38,6 +38,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <malloc.h>
+#include <cmath>
 #include <random>
 
 using namespace mlir;
@@ -74,6 +75,9 @@ struct Case {
   const char *elt; // input element type
   const char *body;
   Baseline baseline = Baseline::None;
+  /// A second argument %a, an f32 scalar (`tensor<f32>`): the input's
+  /// largest |x| (NVFP4's stored amax).
+  bool amaxArg = false;
 };
 
 const Case kCases[] = {
@@ -106,6 +110,12 @@ const Case kCases[] = {
      "%q, %s = mxq.quantize %x axis = 1 block = 16 scale = decode : "
      "tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf8E4M3FN>\n"
      "return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?xf8E4M3FN>"},
+    {"NVFP4 quantize (TE, amax given), bf16 in", "bf16",
+     "%q, %s = mxq.quantize %x outer(%a : tensor<f32>) axis = 1 block = 16 "
+     "scale = encode : "
+     "tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf8E4M3FN>\n"
+     "return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?xf8E4M3FN>",
+     Baseline::None, /*amaxArg=*/true},
     {"NVFP4 quantize (TE, amax computed), bf16 in", "bf16",
      "%q, %s = mxq.quantize %x axis = 1 block = 16 scale = encode : "
      "tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf8E4M3FN>\n"
@@ -117,8 +127,9 @@ std::string moduleText(const Case &c) {
   std::string body = c.body;
   size_t colon = body.rfind(" : ");
   results = body.substr(colon + 3);
-  return std::string("func.func @f(%x: tensor<?x?x") + c.elt + ">) -> (" +
-         results + ") {\n" + body + "\n}\n";
+  return std::string("func.func @f(%x: tensor<?x?x") + c.elt + ">" +
+         (c.amaxArg ? ", %a: tensor<f32>" : "") + ") -> (" + results +
+         ") {\n" + body + "\n}\n";
 }
 } // namespace
 
@@ -215,6 +226,19 @@ int main(int argc, char **argv) {
       std::memcpy(input.data.data(), values.data(), n * n * 4);
     }
 
+    std::vector<mxq::RawTensor> inputs{input};
+    if (c.amaxArg) {
+      float amax = 0;
+      for (float v : values)
+        amax = std::max(amax, std::fabs(v));
+      mxq::RawTensor a;
+      a.shape = {};
+      a.elementType = Float32Type::get(&context);
+      a.data.resize(4);
+      std::memcpy(a.data.data(), &amax, 4);
+      inputs.push_back(std::move(a));
+    }
+
     auto t0 = Clock::now();
     OwningOpRef<ModuleOp> module =
         parseSourceString<ModuleOp>(moduleText(c), &context);
@@ -274,7 +298,7 @@ int main(int argc, char **argv) {
     double best = 1e30, bestCopy = 1e30;
     for (int r = 0; r < repeat; ++r) {
       mxq::Timing timing;
-      if (!exe->time({input}, 1, timing, error)) {
+      if (!exe->time(inputs, 1, timing, error)) {
         llvm::errs() << error << "\n";
         return 1;
       }
@@ -302,7 +326,7 @@ int main(int argc, char **argv) {
       bestParallel = 1e30;
       for (int r = 0; r < repeat; ++r) {
         mxq::Timing timing;
-        if (!exeAll->time({input}, 1, timing, error)) {
+        if (!exeAll->time(inputs, 1, timing, error)) {
           llvm::errs() << error << "\n";
           return 1;
         }
@@ -313,7 +337,7 @@ int main(int argc, char **argv) {
     double bestBaseline = 0;
     if (baseline && c.baseline != Baseline::None) {
       std::vector<mxq::RawTensor> results;
-      if (!exe->run({input}, results, error)) {
+      if (!exe->run(inputs, results, error)) {
         llvm::errs() << error << "\n";
         return 1;
       }

@@ -17,6 +17,10 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
   static constexpr int64_t kGroup = 4;
   // A group's scales are one vector write in every layout (see below).
   static_assert(kGroup % 2 == 0 && ::mxq::kSwizzleTileCols % kGroup == 0);
+  /// Blocks of 16 (NVFP4, MX per 16) go eight to a group, the same 128
+  /// lanes as four blocks of 32, except into the swizzled layout, whose
+  /// 4-byte tile rows hold four.
+  static constexpr int64_t kSmallBlockGroup = 8;
 
   LogicalResult matchAndRewrite(dialect::QuantizeOp op,
                                 PatternRewriter &rw) const override {
@@ -45,8 +49,12 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
     // and FP4 (packed in memory later, mxq-pack-fp4-memory); FP6 codes stay
     // block by block.
     unsigned codeBits = codeElt.getIntOrFloatBitWidth();
+    const int64_t group =
+        block == 16 && layout != dialect::ScaleLayout::swizzle_32_4_4
+            ? kSmallBlockGroup
+            : kGroup;
     bool grouped = axis == rank - 1 && (codeBits == 8 || codeBits == 4) &&
-                   block * kGroup <= 4 * 32;
+                   block * group <= 4 * 32;
     // Padding scale bytes (the second of an odd line's last pair, a swizzle
     // tile's rows and columns past the data) hold kScalePad. The linear
     // layout has none: every byte is a block's scale, written below, and a
@@ -348,7 +356,7 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
 
     if (grouped)
       ubs[axis] = arith::CeilDivUIOp::create(rw, loc, numBlocks,
-                                             indexConst(rw, loc, kGroup));
+                                             indexConst(rw, loc, group));
     scf::LoopNest nest = scf::buildLoopNest(
         rw, loc, lbs, ubs, steps, ValueRange{codes, scales},
         [&](OpBuilder &b, Location l, ValueRange ivs,
@@ -356,25 +364,25 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
           lineOuter = outerOf(b, l, ivs);
           if (!grouped)
             return oneBlock(b, l, ivs, ivs[axis], iters[0], iters[1]);
-          // kGroup blocks at once, with one copy of the numerics for every
+          // `group` blocks at once, with one copy of the numerics for every
           // group: a group that runs past the end of the line reads zeros
           // there (which change no block's amax: |0| is the least) and
           // stores only its live codes and scales. Only the read and the
           // stores differ between a whole group and the last one of a line.
           Value b0 =
-              arith::MulIOp::create(b, l, ivs[axis], indexConst(b, l, kGroup));
+              arith::MulIOp::create(b, l, ivs[axis], indexConst(b, l, group));
           Value k0 = arith::MulIOp::create(b, l, b0, indexConst(b, l, block));
           SmallVector<Value> at(ivs.begin(), ivs.end());
           at[axis] = k0;
           Value x = splitOnWholeBlock(
-              b, l, size, k0, kGroup * block,
+              b, l, size, k0, group * block,
               [&](OpBuilder &rb, Location rl,
                   bool inBounds) -> SmallVector<Value> {
-                Value v = read(rb, rl, at, kGroup, inBounds);
+                Value v = read(rb, rl, at, group, inBounds);
                 return {pairLanes ? pairsToF32(rb, rl, v) : toF32(rb, rl, v)};
               })[0];
           Value s;
-          Value code = numerics(b, l, x, kGroup, s);
+          Value code = numerics(b, l, x, group, s);
           Value packed; // pairLanes: the codes' bytes, as pairs
           if (pairLanes) {
             // Each block's even elements' codes, then its odd elements'.
@@ -384,17 +392,17 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
             // two bytes (even | odd << 8, truncated to 16 bits), without a
             // shuffle of lanes.
             Value halves = vector::ShapeCastOp::create(
-                b, l, VectorType::get({2 * kGroup, block / 2}, b.getI32Type()),
+                b, l, VectorType::get({2 * group, block / 2}, b.getI32Type()),
                 code);
             SmallVector<int64_t> evenRows, oddRows;
-            for (int64_t g = 0; g < kGroup; ++g) {
+            for (int64_t g = 0; g < group; ++g) {
               evenRows.push_back(2 * g);
               oddRows.push_back(2 * g + 1);
             }
             Value lo =
                 vector::ShuffleOp::create(b, l, halves, halves, evenRows);
             Value hi = vector::ShuffleOp::create(b, l, halves, halves, oddRows);
-            int64_t n = kGroup * block;
+            int64_t n = group * block;
             Value pairs = vector::ShapeCastOp::create(
                 b, l, VectorType::get({n / 2}, b.getI32Type()),
                 arith::OrIOp::create(
@@ -420,7 +428,7 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
                                   Value())
                     : writeCodes(tb, tl, code, iters[0], at, axis, Value(),
                                  true);
-            // The group's kGroup scales lie together in every layout:
+            // The group's scales lie together in every layout:
             // consecutive bytes (linear), two whole pairs (pairs), or
             // one 4-byte row of a 128 x 4 tile (swizzled, since b0 is a
             // multiple of the tile's 4 columns). One vector write.
@@ -433,7 +441,7 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
             SmallVector<bool> sInBounds{true};
             if (layout == dialect::ScaleLayout::pairs) {
               sv = vector::ShapeCastOp::create(
-                  tb, tl, VectorType::get({kGroup / 2, 2}, scaleElt), sv);
+                  tb, tl, VectorType::get({group / 2, 2}, scaleElt), sv);
               sMap =
                   AffineMap::getMinorIdentityMap(sRank, 2, tb.getContext());
               sInBounds.push_back(true);
@@ -446,7 +454,7 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
           };
           auto lastOfLine = [&](OpBuilder &eb,
                                 Location el) -> SmallVector<Value> {
-            // The end of the line: fewer than kGroup * block elements
+            // The end of the line: fewer than group * block elements
             // are left. Their codes (masked for byte codes, one by one
             // for FP4), then each live block's scale, in a loop (four
             // unrolled stores cost 3.5 ms of a quantize's compile).
@@ -496,7 +504,7 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
             return {newCodes, newScales};
           };
           return splitOnWholeBlock(
-              b, l, size, k0, kGroup * block,
+              b, l, size, k0, group * block,
               [&](OpBuilder &sb, Location sl, bool inBounds) {
                 return inBounds ? whole(sb, sl) : lastOfLine(sb, sl);
               });
