@@ -427,6 +427,18 @@ Value flushSubnormal(OpBuilder &b, Location loc, Value x) {
   return arith::SelectOp::create(b, loc, small, zero, x);
 }
 
+Value clampKeepingNaN(OpBuilder &b, Location loc, Value x, float lo,
+                      float hi) {
+  Value l = f32Const(b, loc, x.getType(), lo);
+  Value h = f32Const(b, loc, x.getType(), hi);
+  x = arith::SelectOp::create(
+      b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, l),
+      l, x);
+  return arith::SelectOp::create(
+      b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, h, x),
+      h, x);
+}
+
 Value canonicalizeNaN(OpBuilder &b, Location loc, Value x) {
   Value isNaN =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
@@ -515,16 +527,8 @@ std::pair<Value, Value> nvfp4Block(OpBuilder &b, Location loc, Value amax,
       arith::DivFOp::create(b, loc, amax, f32Const(b, loc, t, e2m1Max)),
       outer);
   // torch.clamp(v, 2^-6, 448): NaN stays NaN.
-  Value tiny = f32Const(b, loc, t, std::ldexp(1.0f, e4m3.emin()));
-  Value top = f32Const(b, loc, t, e4m3.maxFinite);
-  scaled = arith::SelectOp::create(
-      b, loc,
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, scaled, tiny),
-      tiny, scaled);
-  scaled = arith::SelectOp::create(
-      b, loc,
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, scaled, top),
-      top, scaled);
+  scaled = clampKeepingNaN(b, loc, scaled, std::ldexp(1.0f, e4m3.emin()),
+                           e4m3.maxFinite);
   Value byte = byteOf(scaled);
   return {byte, arith::MulFOp::create(b, loc, outer, valueOf(byte))};
 }

@@ -16,6 +16,16 @@ _ELEM = {"float8_e4m3fn": "f8E4M3FN", "float8_e5m2": "f8E5M2",
 _MODES = {"floor": "floor", "rceil": "rceil", "ceil": "ceil", "even": "even"}
 
 
+def _source(data_hp, input_dtype, fn):
+    """``data_hp`` as ``_ops.as_source`` reads it, bf16 or f32 only (as
+    torchao's ``fn`` asserts)."""
+    a, dtype = _ops.as_source(data_hp, input_dtype, "data_hp")
+    if dtype == "f16":
+        raise ValueError(f"data_hp: torchao's {fn} takes bfloat16 or "
+                         "float32, not float16")
+    return a, dtype
+
+
 def to_mx(data_hp, elem_dtype, block_size=32, scaling_mode="floor", *,
           input_dtype=None, target="cpu"):
     """torchao ``to_mx`` (``mx_tensor.py``): returns ``(scale_e8m0,
@@ -43,10 +53,7 @@ def to_mx(data_hp, elem_dtype, block_size=32, scaling_mode="floor", *,
     if mode not in _MODES:
         raise ValueError(f"scaling_mode: {scaling_mode!r} is not one of "
                          f"{', '.join(m.upper() for m in _MODES)}")
-    a, dtype = _ops.as_source(data_hp, input_dtype, "data_hp")
-    if dtype == "f16":
-        raise ValueError("data_hp: torchao's to_mx takes bfloat16 or "
-                         "float32, not float16")
+    a, dtype = _source(data_hp, input_dtype, "to_mx")
     codes, scales = _ops.quantize(a, axis=-1, elem=_ELEM[name],
                                   scale=_MODES[mode], inf="nan",
                                   block=block_size, input_dtype=dtype,
@@ -72,10 +79,7 @@ def nvfp4_quantize(data_hp, block_size=16, per_tensor_scale=None, *,
     if block_size != 16:
         raise ValueError(f"block_size: NVFP4 blocks are 16 elements, got "
                          f"{block_size!r} (as torchao asserts)")
-    a, dtype = _ops.as_source(data_hp, input_dtype, "data_hp")
-    if dtype == "f16":
-        raise ValueError("data_hp: torchao's nvfp4_quantize takes bfloat16 "
-                         "or float32, not float16")
+    a, dtype = _source(data_hp, input_dtype, "nvfp4_quantize")
     outer = None
     if per_tensor_scale is not None:
         outer = np.float32(np.asarray(

@@ -140,6 +140,11 @@ mlir::Value nvfp4Scaled(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
 mlir::Value flushSubnormal(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value x);
 
+/// min(max(x, lo), hi) with NaN kept (torch.clamp, fake_quant's clip): f32
+/// `x` (scalar or vector) and f32 constants `lo` <= `hi`.
+mlir::Value clampKeepingNaN(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value x, float lo, float hi);
+
 /// Replaces NaN by the canonical quiet NaN 0x7FC00000.
 mlir::Value canonicalizeNaN(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value x);

@@ -63,16 +63,7 @@ struct FakeQuantLowering : NumericsPattern<dialect::FakeQuantOp> {
           Value x = toF32(b, l, args[0]), s = args[1], z = args[2];
           Value t = arith::AddFOp::create(
               b, l, arith::DivFOp::create(b, l, x, s), z);
-          Value lo = num::f32Const(b, l, t.getType(), qmin);
-          Value hi = num::f32Const(b, l, t.getType(), qmax);
-          t = arith::SelectOp::create(
-              b, l,
-              arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, t, lo),
-              lo, t);
-          t = arith::SelectOp::create(
-              b, l,
-              arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, hi, t),
-              hi, t);
+          t = num::clampKeepingNaN(b, l, t, qmin, qmax);
           Value q = num::decodeElement(
               b, l,
               num::encodeElement(b, l, t, format, ::mxq::Rounding::RNE,
