@@ -320,9 +320,17 @@ private:
           o.product = dialect::toSupport(q.getProduct());
           if (!outerValues(op, q.getOuter(), in.shape, q.getAxis(), o.outer))
             return false;
+          o.f32Scales = q.getScales().getType().getElementType().isF32();
+          if (FloatAttr floor = q.getAmaxFloorAttr())
+            o.amaxFloor = floor.getValue().convertToFloat();
+          o.pow2 = q.getPow2();
+          o.division = dialect::toSupport(q.getDivision());
+          o.source = sourceType(in.elementType);
           ref::Quantized r = ref::quantize(in.values, in.shape, o);
           return bind(op, q.getCodes(), codes(r.codes, r.codesShape)) &&
-                 bind(op, q.getScales(), codes(r.scales, r.scalesShape));
+                 bind(op, q.getScales(),
+                      o.f32Scales ? floats(r.scaleValues, r.scalesShape)
+                                  : codes(r.scales, r.scalesShape));
         })
         .Case([&](dialect::DequantizeOp d) {
           const Buffer &c = env[d.getCodes()], &s = env[d.getScales()];
@@ -335,7 +343,11 @@ private:
                                 " for codes of shape " + shapeStr(c.shape) +
                                 ", but they have shape " + shapeStr(s.shape));
           std::vector<float> y;
-          if (auto rule = d.getScaleAlgorithm()) {
+          if (d.getScales().getType().getElementType().isF32()) {
+            y = ref::dequantizeF32Scales(
+                c.bytes, c.shape, s.values, d.getAxis(), d.getBlockSize(),
+                *dialect::getElementFormat(c.elementType));
+          } else if (auto rule = d.getScaleAlgorithm()) {
             std::vector<float> outer;
             if (!outerValues(op, d.getOuter(), c.shape, d.getAxis(), outer))
               return false;
@@ -498,11 +510,14 @@ bool checkInputs(func::FuncOp func, const std::vector<RawTensor> &inputs,
     specialised.push_back(RankedTensorType::get(
         inputs[i].shape, ranked.getElementType(), ranked.getEncoding()));
   }
-  // A result typed like one of its op's operands (fake_quant's) follows
-  // that operand's new type; the others keep theirs (verifiers accept a
-  // dynamic result of a static input).
+  // fake_quant's result (typed like its operand) follows that operand's
+  // new type; the others keep theirs (verifiers accept a dynamic result of
+  // a static input). Only fake_quant's: quantize's f32 scales and
+  // dequantize's f32 result may be typed like an operand of another shape.
   llvm::DenseMap<Operation *, SmallVector<int>> follows;
   copy->walk([&](Operation *op) {
+    if (!isa<dialect::FakeQuantOp, dialect::FakeQuantGradOp>(op))
+      return;
     SmallVector<int> same;
     for (Value r : op->getResults()) {
       int found = -1;
@@ -517,7 +532,10 @@ bool checkInputs(func::FuncOp func, const std::vector<RawTensor> &inputs,
        llvm::zip(copy->getBody().front().getArguments(), specialised))
     arg.setType(t);
   copy->walk([&](Operation *op) {
-    for (auto [r, k] : llvm::zip(op->getResults(), follows[op]))
+    auto it = follows.find(op);
+    if (it == follows.end())
+      return;
+    for (auto [r, k] : llvm::zip(op->getResults(), it->second))
       if (k >= 0)
         r.setType(op->getOperand(k).getType());
   });

@@ -290,10 +290,7 @@ float saturateToSource(SourceType type, float v) {
   float r = roundToSource(type, v);
   if (!std::isinf(r))
     return r;
-  float max = type == SourceType::F32   ? std::numeric_limits<float>::max()
-              : type == SourceType::F16 ? 65504.0f
-                                        : fromBF16Bits(0x7F7F);
-  return std::copysign(max, r);
+  return std::copysign(sourceMaxFinite(type), r);
 }
 
 float blockMultiplier(float amax, uint8_t s, Underflow underflow,
@@ -361,6 +358,47 @@ float nvfp4Scaled(float x, float factor, ScaleAlgorithm algorithm) {
 }
 
 //===----------------------------------------------------------------------===//
+// Blockwise FP8
+//===----------------------------------------------------------------------===//
+
+F32BlockScale f32BlockScale(float amax, const QuantizeOptions &o) {
+  const float m = formatInfo(o.format).maxFinite;
+  float a = amax < o.amaxFloor ? o.amaxFloor : amax; // NaN stays NaN
+  F32BlockScale r;
+  if (o.algorithm == ScaleAlgorithm::Encode) {
+    float e = 1.0f;
+    if (!(std::isinf(a) || a == 0.0f || std::isnan(a))) {
+      e = m / a;
+      if (std::isinf(e))
+        e = sourceMaxFinite(o.source);
+      if (o.pow2)
+        e = fromBits(bitsOf(e) & 0xFF800000u);
+    }
+    r.stored = 1.0f / e;
+    r.factor = e;
+    return r;
+  }
+  assert(o.algorithm == ScaleAlgorithm::Decode && "not a stored-scale rule");
+  bool exact = o.division == Division::Exact;
+  float s = exact ? a / m : a * (1.0f / m);
+  if (o.pow2) {
+    uint32_t bits = bitsOf(std::fabs(s));
+    int64_t e = int64_t((bits >> 23) & 0xFF) + ((bits & 0x7FFFFF) != 0);
+    e = std::clamp<int64_t>(e, 1, 254);
+    s = fromBits(uint32_t(e) << 23);
+  }
+  r.stored = s;
+  r.factor = exact ? s : 1.0f / s;
+  return r;
+}
+
+float f32Scaled(float x, float factor, const QuantizeOptions &o) {
+  if (o.algorithm == ScaleAlgorithm::Decode && o.division == Division::Exact)
+    return x / factor;
+  return x * factor;
+}
+
+//===----------------------------------------------------------------------===//
 // Walking blocks and placing their scales
 //===----------------------------------------------------------------------===//
 
@@ -425,8 +463,12 @@ Quantized quantize(const std::vector<float> &x, const Shape &shape,
   q.codesShape = shape;
   q.codes.assign(x.size(), 0);
   q.scalesShape = grid.scalesShape;
-  q.scales.assign(numElements(grid.scalesShape), kScalePad);
-  bool nvfp4 = isE4M3Scale(options.algorithm);
+  bool f32 = options.f32Scales;
+  if (f32)
+    q.scaleValues.assign(numElements(grid.scalesShape), 0.0f);
+  else
+    q.scales.assign(numElements(grid.scalesShape), kScalePad);
+  bool nvfp4 = isE4M3Scale(options.algorithm) && !f32;
   // TE's amax (fmaxf) ignores NaN; every other rule's block amax is NaN
   // where the block holds one.
   bool ignoreNaN = options.algorithm == ScaleAlgorithm::Encode;
@@ -466,9 +508,13 @@ Quantized quantize(const std::vector<float> &x, const Shape &shape,
         float amax = 0;
         for (int64_t k = begin; k < end; ++k)
           amax = combine(amax, x[grid.index(o, k, i)]);
-        uint8_t s;
+        uint8_t s = 0;
         float r;
-        if (nvfp4) {
+        if (f32) {
+          F32BlockScale fb = f32BlockScale(amax, options);
+          q.scaleValues[grid.scaleOffset(o, b, i)] = fb.stored;
+          r = fb.factor;
+        } else if (nvfp4) {
           NVFP4Block nb = nvfp4Block(amax, outer, options.algorithm);
           s = nb.scale;
           r = nb.factor;
@@ -476,11 +522,13 @@ Quantized quantize(const std::vector<float> &x, const Shape &shape,
           s = scaleByte(amax, options.algorithm, options.inf, options.format);
           r = blockMultiplier(amax, s, options.underflow, options.format);
         }
-        q.scales[grid.scaleOffset(o, b, i)] = s;
+        if (!f32)
+          q.scales[grid.scaleOffset(o, b, i)] = s;
         for (int64_t k = begin; k < end; ++k) {
           int64_t idx = grid.index(o, k, i);
-          float p = nvfp4 ? nvfp4Scaled(x[idx], r, options.algorithm)
-                          : x[idx] * r;
+          float p = f32     ? f32Scaled(x[idx], r, options)
+                    : nvfp4 ? nvfp4Scaled(x[idx], r, options.algorithm)
+                            : x[idx] * r;
           if (options.product == Product::BF16)
             p = roundToSource(SourceType::BF16, p);
           q.codes[idx] = encodeElement(p, options.format, options.rounding,
@@ -502,6 +550,28 @@ std::vector<float> dequantize(const std::vector<uint8_t> &codes,
     for (int64_t i = 0; i < grid.inner; ++i)
       for (int64_t b = 0; b < grid.blocks; ++b) {
         float scale = scaleValue(scales[grid.scaleOffset(o, b, i)]);
+        int64_t begin = b * grid.block,
+                end = std::min(grid.n, begin + grid.block);
+        for (int64_t k = begin; k < end; ++k) {
+          int64_t idx = grid.index(o, k, i);
+          float v = decodeElement(codes[idx], format) * scale;
+          y[idx] = std::isnan(v) ? std::numeric_limits<float>::quiet_NaN() : v;
+        }
+      }
+  return y;
+}
+
+std::vector<float> dequantizeF32Scales(const std::vector<uint8_t> &codes,
+                                       const Shape &shape,
+                                       const std::vector<float> &scales,
+                                       int64_t axis, int64_t blockSize,
+                                       ElementFormat format) {
+  BlockGrid grid(shape, axis, blockSize, ScaleLayout::Linear);
+  std::vector<float> y(codes.size());
+  for (int64_t o = 0; o < grid.outer; ++o)
+    for (int64_t i = 0; i < grid.inner; ++i)
+      for (int64_t b = 0; b < grid.blocks; ++b) {
+        float scale = scales[grid.scaleOffset(o, b, i)];
         int64_t begin = b * grid.block,
                 end = std::min(grid.n, begin + grid.block);
         for (int64_t k = begin; k < end; ++k) {

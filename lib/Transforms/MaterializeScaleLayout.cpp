@@ -41,7 +41,8 @@ struct MaterializeQuantize : OpRewritePattern<QuantizeOp> {
         op.getInput(), op.getOuter(), op.getAxis(), op.getBlockSize(),
         op.getScaleAlgorithm(), op.getInfPolicy(), op.getRounding(),
         op.getNanElement(), ScaleLayout::linear, op.getUnderflow(),
-        op.getProduct());
+        op.getProduct(), op.getAmaxFloorAttr(), op.getPow2(),
+        op.getDivision());
     Value converted = ConvertScaleLayoutOp::create(
         rw, op.getLoc(), scalesType, linear.getScales(), linear.getCodes(),
         op.getAxis(), op.getBlockSize(), ScaleLayout::linear,

@@ -29,7 +29,8 @@ LogicalResult(::mxq::tileMXQOp)(RewriterBase &rewriter, TilingInterface op,
   // reduces first); given the amax as `outer`, it tiles.
   if (auto q = dyn_cast<mlir::mxq::QuantizeOp>(op.getOperation()))
     if (q.getScaleAlgorithm() == mlir::mxq::ScaleAlgorithm::encode &&
-        !q.getOuter())
+        !q.getOuter() &&
+        isa<Float8E4M3FNType>(q.getScales().getType().getElementType()))
       return success();
   size_t rank = op.getLoopIteratorTypes().size();
   SmallVector<OpFoldResult> sizes;

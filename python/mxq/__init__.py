@@ -13,7 +13,10 @@ The package has three layers:
   (``quantize_tensor``, ``quantize_tensor_dual``), ``mxq.pypto``
   (``quant_mx``), ``mxq.cann`` (``dynamic_dual_level_mx_quant``) and
   ``mxq.owlite`` (``fake_fp8_quantize``); NVFP4 as ``mxq.torchao``
-  (``nvfp4_quantize``) and ``mxq.te`` (``quantize_nvfp4``) compute it.
+  (``nvfp4_quantize``) and ``mxq.te`` (``quantize_nvfp4``) compute it;
+  block-wise FP8 with fp32 scales as ``mxq.deepseek`` (``act_quant``),
+  ``mxq.deepgemm`` (``per_token_cast_to_fp8``) and ``mxq.te``
+  (``quantize_fp8_block``) compute it.
 
 Data conventions are mxq-run's: float32 and float16 arrays as themselves,
 bf16 as ``uint16`` bit patterns (``input_dtype="bf16"``) or a PyTorch bf16
@@ -33,14 +36,14 @@ from ._mxq import compile as _compile
 from ._ops import (quantize, dequantize, dual_quantize, two_level_quantize,
                    fake_quant, fake_quant_grad, clear_kernel_cache,
                    kernel_cache_size)
-from . import torch, pypto, cann, owlite, torchao, te
+from . import torch, pypto, cann, owlite, torchao, te, deepseek, deepgemm
 
 __all__ = [
     "Context", "Module", "Kernel", "parse", "compile", "compile_count",
     "target_names", "quantize", "dequantize", "dual_quantize",
     "two_level_quantize", "fake_quant", "fake_quant_grad",
     "clear_kernel_cache", "kernel_cache_size", "torch", "pypto", "cann",
-    "owlite", "torchao", "te",
+    "owlite", "torchao", "te", "deepseek", "deepgemm",
 ]
 
 

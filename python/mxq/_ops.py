@@ -193,13 +193,17 @@ def _outer(outer, shape, ax, what, args, inputs):
 
 def quantize(x, *, axis=-1, elem="f8E4M3FN", scale="floor", inf="nan",
              rounding="rne", nan_element="max", layout="linear", block=32,
-             underflow="keep", product="f32", outer=None, input_dtype=None,
-             target="cpu"):
+             underflow="keep", product="f32", outer=None, scale_dtype=None,
+             amax_floor=None, pow2=False, division="exact",
+             input_dtype=None, target="cpu"):
     """``mxq.quantize`` along ``axis``: returns ``(codes, scales)`` as uint8
     arrays (FP4 codes packed two per byte along the last axis). With
     ``scale`` "encode" or "decode" (NVFP4) the scales are E4M3 bytes and
     ``outer`` is the op's fp32 outer value: a scalar (the whole tensor's) or
-    an array of the input's shape without ``axis`` (one per line)."""
+    an array of the input's shape without ``axis`` (one per line). With
+    ``scale_dtype="f32"`` (blockwise FP8, ``scale`` "encode" or "decode")
+    the scales are float32 values and ``amax_floor``, ``pow2`` and
+    ``division`` are the op's words of that name."""
     a, dtype = as_source(x, input_dtype, "x")
     rank = a.ndim
     if rank == 0:
@@ -214,7 +218,23 @@ def quantize(x, *, axis=-1, elem="f8E4M3FN", scale="floor", inf="nan",
     block = _int("block", block)
     tin = _tensor(_dyn(rank), dtype)
     tq = _tensor(_dyn(rank), elem)
-    scale_type = "f8E4M3FN" if scale in _E4M3_SCALES else "f8E8M0FNU"
+    if scale_dtype not in (None, "f32"):
+        raise ValueError(f"scale_dtype: {scale_dtype!r} is not supported; "
+                         "allowed: None (the scale rule's byte), 'f32'")
+    stored = ""
+    if scale_dtype == "f32":
+        scale_type = "f32"
+        _word("division", division)
+        if amax_floor is not None:
+            stored += f" amax_floor = {_finite('amax_floor', amax_floor)}"
+        if pow2:
+            stored += " pow2"
+        stored += f" division = {division}"
+    else:
+        if amax_floor is not None or pow2 or division != "exact":
+            raise ValueError("amax_floor, pow2 and division go with "
+                             "scale_dtype='f32' (blockwise FP8) only")
+        scale_type = "f8E4M3FN" if scale in _E4M3_SCALES else "f8E8M0FNU"
     ts = _tensor(_scale_dims(layout, rank), scale_type)
     args, inputs = [("x", tin)], [a]
     outer_words = _outer(outer, a.shape, ax, "input", args, inputs)
@@ -222,7 +242,7 @@ def quantize(x, *, axis=-1, elem="f8E4M3FN", scale="floor", inf="nan",
             f"block = {block} "
             f"scale = {scale} inf = {inf} rounding = {rounding} "
             f"nan_element = {nan_element} underflow = {underflow} "
-            f"product = {product} layout = {layout} "
+            f"product = {product}{stored} layout = {layout} "
             f": {tin} -> {tq}, {ts}")
     text = _func(args, [tq, ts], body, "%q, %s")
     return _kernel(text, target)(*inputs)
@@ -254,8 +274,10 @@ def dequantize(codes, scales, *, shape, elem="f8E4M3FN", axis=-1,
     s = np.require(np.asarray(scales), requirements="C")
     if q.dtype != np.uint8:
         raise ValueError(f"codes: expected uint8 codes, got {q.dtype}")
-    if s.dtype != np.uint8:
-        raise ValueError(f"scales: expected uint8 scale bytes, got {s.dtype}")
+    f32_scales = s.dtype == np.float32
+    if s.dtype != np.uint8 and not f32_scales:
+        raise ValueError(f"scales: expected uint8 scale bytes (or float32 "
+                         f"scales, blockwise FP8), got {s.dtype}")
     fp4 = elem == "f4E2M1FN"
     expected = shape[:-1] + ((shape[-1] + 1) // 2,) if fp4 else shape
     if q.shape != expected:
@@ -265,8 +287,8 @@ def dequantize(codes, scales, *, shape, elem="f8E4M3FN", axis=-1,
     sdims = _dyn(s.ndim)
     if layout == "pairs" and s.ndim >= 1:
         sdims[-1] = 2
-    ts = _tensor(sdims, "f8E4M3FN" if scale in _E4M3_SCALES else
-                 "f8E8M0FNU")
+    ts = _tensor(sdims, "f32" if f32_scales else
+                 "f8E4M3FN" if scale in _E4M3_SCALES else "f8E8M0FNU")
     ty = _tensor(_dyn(rank), out_dtype)
     args, inputs = [("q", tq), ("s", ts)], [q, s]
     outer_words = _outer(outer, shape, ax, "codes", args, inputs)

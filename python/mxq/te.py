@@ -1,12 +1,14 @@
 """TransformerEngine's NVFP4 quantization (``NVFP4BlockScaling``,
-``transformer_engine/common/cast/nvfp4``) under its own name and return
-order, TE's bytes exactly (docs/Rationale.md, "NVFP4")."""
+``transformer_engine/common/cast/nvfp4``) and its block-wise FP8
+(``Float8BlockScaling``, ``compute_scale_from_amax``) under their own names
+and return orders, TE's bytes exactly (docs/Rationale.md, "NVFP4" and
+"Blockwise FP8")."""
 
 import numpy as np
 
 from . import _ops
 
-__all__ = ["quantize_nvfp4", "dequantize_nvfp4"]
+__all__ = ["quantize_nvfp4", "dequantize_nvfp4", "quantize_fp8_block"]
 
 
 def _f32_values(a, dtype):
@@ -71,3 +73,35 @@ def dequantize_nvfp4(codes, block_scales, amax, shape, out_dtype="f32", *,
                            axis=-1, block=16, out_dtype=out_dtype,
                            scale="encode", outer=np.asarray(amax, np.float32),
                            target=target)
+
+
+def quantize_fp8_block(x, block=(1, 128), pow2=True, eps=0.0,
+                       columnwise=False, *, elem="f8E4M3FN", input_dtype=None,
+                       target="cpu"):
+    """TE's ``Float8BlockScaling`` quantization of ``x`` (``[M, K]``) in
+    1 x 128 blocks: returns ``(codes, scale_inv)``, FP8 codes (``uint8``)
+    and the fp32 ``scale_inv`` (``[M, ceil(K/128)]``, TE's compact form).
+    The encode scale is ``448 / max(amax, eps)`` (NaN ignored in the amax;
+    1 for a zero or infinite amax; the input type's largest value where
+    the quotient is infinite), with ``pow2`` its mantissa cleared; codes of
+    ``x * scale``, saturating. ``columnwise=True`` gives TE's column-wise
+    data, the quantization of the transpose (``[K, M]``). ``elem`` is
+    "f8E4M3FN" or "f8E5M2"."""
+    block = tuple(_ops._int("block", b) for b in block)
+    if block != (1, 128):
+        raise ValueError(f"block: {block} is not supported yet; mxq states "
+                         "TE's 1 x 128 blocks (128 x 128 needs 2-d blocks)")
+    if elem not in ("f8E4M3FN", "f8E5M2"):
+        raise ValueError(f"elem: {elem!r} is not supported; allowed: "
+                         "f8E4M3FN, f8E5M2")
+    a, dtype = _ops.as_source(x, input_dtype, "x")
+    if a.ndim != 2:
+        raise ValueError(f"x: TE quantizes a 2-d tensor [M, K], got rank "
+                         f"{a.ndim}")
+    if columnwise:
+        a = np.ascontiguousarray(a.T)
+    eps = float(eps)
+    return _ops.quantize(a, axis=-1, elem=elem, scale="encode", block=128,
+                         scale_dtype="f32",
+                         amax_floor=eps if eps > 0 else None, pow2=bool(pow2),
+                         input_dtype=dtype, target=target)

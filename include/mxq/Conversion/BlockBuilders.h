@@ -22,6 +22,8 @@
 #include "mlir/IR/PatternMatch.h"
 
 #include <memory>
+#include <optional>
+#include <type_traits>
 #include <utility>
 
 namespace mxq::loops {
@@ -72,19 +74,36 @@ struct BlockPolicies {
   ::mxq::Rounding rounding;
   ::mxq::NanElement nanElement;
   ::mxq::Underflow underflow;
+  /// Stored fp32 scales (blockwise FP8, quantize's f32 scales).
+  std::optional<num::F32ScaleRule> f32 = std::nullopt;
 
   template <typename Op>
   static BlockPolicies of(Op op, Type codeType) {
-    return {*dialect::getElementFormat(codeType),
-            dialect::toSupport(op.getScaleAlgorithm()),
-            dialect::toSupport(op.getInfPolicy()),
-            dialect::toSupport(op.getRounding()),
-            dialect::toSupport(op.getNanElement()),
-            dialect::toSupport(op.getUnderflow())};
+    BlockPolicies p{*dialect::getElementFormat(codeType),
+                    dialect::toSupport(op.getScaleAlgorithm()),
+                    dialect::toSupport(op.getInfPolicy()),
+                    dialect::toSupport(op.getRounding()),
+                    dialect::toSupport(op.getNanElement()),
+                    dialect::toSupport(op.getUnderflow())};
+    if constexpr (std::is_same_v<Op, dialect::QuantizeOp>) {
+      if (op.getScales().getType().getElementType().isF32()) {
+        Type in = op.getInput().getType().getElementType();
+        p.f32 = num::F32ScaleRule{
+            p.algorithm,
+            p.format,
+            op.getAmaxFloor() ? op.getAmaxFloor()->convertToFloat() : 0.0f,
+            op.getPow2(),
+            dialect::toSupport(op.getDivision()),
+            in.isF16()    ? ::mxq::SourceType::F16
+            : in.isBF16() ? ::mxq::SourceType::BF16
+                          : ::mxq::SourceType::F32};
+      }
+    }
+    return p;
   }
 
   /// E4M3 block scales under an fp32 outer value (NVFP4).
-  bool nvfp4() const { return ::mxq::isE4M3Scale(algorithm); }
+  bool nvfp4() const { return ::mxq::isE4M3Scale(algorithm) && !f32; }
 
   /// The absolute maximum of blocks `x` (num::blockAmax; NaN ignored for
   /// TE's encode convention, ref: quantize).
@@ -100,6 +119,8 @@ struct BlockPolicies {
   std::pair<Value, Value> scaleAndMultiplier(
       OpBuilder &b, Location l, Value amax, const num::NativeConverts *native,
       Value outer = Value()) const {
+    if (f32)
+      return num::f32BlockScale(b, l, amax, *f32);
     if (nvfp4())
       return num::nvfp4Block(b, l, amax, outer, algorithm, native);
     Value s = num::scaleByte(b, l, amax, algorithm, inf, format, native);
@@ -108,6 +129,8 @@ struct BlockPolicies {
 
   /// The scaled elements of `x` with the multiplier (factor) `r`.
   Value scaled(OpBuilder &b, Location l, Value x, Value r) const {
+    if (f32)
+      return num::f32Scaled(b, l, x, r, *f32);
     if (nvfp4())
       return num::nvfp4Scaled(b, l, x, r, algorithm);
     return arith::MulFOp::create(b, l, x, r);

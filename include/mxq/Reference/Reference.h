@@ -105,6 +105,38 @@ NVFP4Block nvfp4Block(float amax, float outer, ScaleAlgorithm algorithm);
 float nvfp4Scaled(float x, float factor, ScaleAlgorithm algorithm);
 
 //===----------------------------------------------------------------------===//
+// Blockwise FP8: fp32 block scales
+//===----------------------------------------------------------------------===//
+//
+// Two conventions (docs/Rationale.md "Blockwise FP8"), each its library's
+// fp32 sequence; `a` is the block's amax raised to `amaxFloor` where below
+// it (NaN stays NaN), M the code format's largest value:
+// - Decode (DeepSeek act_quant with Division::Exact, DeepGEMM
+//   per_token_cast_to_fp8 with Division::Reciprocal): the amax propagates
+//   NaN; s = a / M (exact) or a * fl32(1/M) (reciprocal); with pow2, s
+//   rounded up to a power of two on its bits (DeepGEMM's ceil_to_ue8m0:
+//   exponent field plus one where the mantissa is not zero, clamped to
+//   [1, 254]); the elements are x / s (exact) or x * fl32(1/s)
+//   (reciprocal); s is stored.
+// - Encode (TransformerEngine compute_scale_from_amax): the amax ignores
+//   NaN (fmaxf); e = M / a, 1 where a is 0 or infinite, the input type's
+//   largest value where the quotient is infinite; with pow2, e's mantissa
+//   bits cleared; the elements are x * e; fl32(1/e) is stored.
+
+struct QuantizeOptions;
+/// The stored fp32 scale of a block and the factor its elements are
+/// divided by (Decode, Exact) or multiplied by (otherwise).
+struct F32BlockScale {
+  float stored;
+  float factor;
+};
+/// `amax` is the block's, NaN per the convention (propagated for Decode,
+/// ignored for Encode).
+F32BlockScale f32BlockScale(float amax, const QuantizeOptions &options);
+/// The scaled element of `x` in a block of `factor`.
+float f32Scaled(float x, float factor, const QuantizeOptions &options);
+
+//===----------------------------------------------------------------------===//
 // Ops
 //===----------------------------------------------------------------------===//
 
@@ -124,6 +156,13 @@ struct QuantizeOptions {
   /// dimensions): the amax A (Encode) or the decode scale P (Decode). Empty:
   /// Encode takes A of the whole tensor (NaN ignored), Decode P = 1.
   std::vector<float> outer;
+  /// Blockwise FP8: fp32 scales (Encode or Decode), in Quantized::scaleValues.
+  bool f32Scales = false;
+  float amaxFloor = 0.0f;
+  bool pow2 = false;
+  Division division = Division::Exact;
+  /// The input's type (Encode's largest value where M / a is infinite).
+  SourceType source = SourceType::F32;
 };
 
 struct Quantized {
@@ -131,6 +170,7 @@ struct Quantized {
   Shape codesShape;
   std::vector<uint8_t> scales; ///< E8M0 (E4M3) bytes in the requested layout.
   Shape scalesShape;
+  std::vector<float> scaleValues; ///< fp32 scales instead (f32Scales).
 };
 
 /// mxq.quantize. `x` holds numElements(shape) values in row-major order.
@@ -156,6 +196,14 @@ std::vector<float> dequantizeNVFP4(const std::vector<uint8_t> &codes,
                                    int64_t axis, ScaleLayout layout,
                                    ScaleAlgorithm algorithm,
                                    const std::vector<float> &outer);
+
+/// mxq.dequantize of blockwise FP8 (fp32 `scales`, linear):
+/// fl32(decode(code) * s).
+std::vector<float> dequantizeF32Scales(const std::vector<uint8_t> &codes,
+                                       const Shape &shape,
+                                       const std::vector<float> &scales,
+                                       int64_t axis, int64_t blockSize,
+                                       ElementFormat format);
 
 /// The value of fp32 `v` in `type` (rounded to nearest even) with a
 /// saturating cast: NaN becomes +0, a value that rounds beyond the type's

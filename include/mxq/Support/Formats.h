@@ -31,10 +31,21 @@ enum class ScaleAlgorithm : uint32_t {
   Decode = 5,
   Tosa = 6
 };
-/// Whether `a` gives E4M3 block scales (NVFP4) rather than E8M0 bytes.
+/// Whether `a` is one of the two conventions of a scale stored as a value
+/// (Encode, Decode) rather than an E8M0 byte derived from the amax: with
+/// E4M3 scales (NVFP4) or fp32 scales (blockwise FP8).
 constexpr bool isE4M3Scale(ScaleAlgorithm a) {
   return a == ScaleAlgorithm::Encode || a == ScaleAlgorithm::Decode;
 }
+/// The element type of block scales: an E8M0 byte (MX), an E4M3 byte under
+/// an fp32 outer scale (NVFP4), or an fp32 value (blockwise FP8: DeepSeek,
+/// DeepGEMM, TransformerEngine's Float8BlockScaling).
+enum class ScaleType : uint8_t { E8M0, E4M3, F32 };
+/// How fp32 block scales divide (values match `Division`): `Exact` divides
+/// (amax / max, x / s: DeepSeek), `Reciprocal` multiplies by the fp32
+/// reciprocal (amax * fl32(1/max), x * fl32(1/s): DeepGEMM, PyTorch's
+/// CUDA division by a scalar).
+enum class Division : uint32_t { Exact = 0, Reciprocal = 1 };
 /// Scale byte of a block holding an infinity and no NaN; values match
 /// `InfPolicy`.
 enum class InfPolicy : uint32_t { NaN = 0, Saturate = 1, Exponent = 2 };
@@ -52,6 +63,12 @@ enum class DivDenormals : uint32_t { IEEE = 0, FTZ = 1 };
 enum class ScaleLayout : uint32_t { Linear = 0, Swizzle32x4x4 = 1, Pairs = 2 };
 /// Source (wide) float types.
 enum class SourceType : uint8_t { F32, F16, BF16 };
+/// The largest finite value of a source type.
+constexpr float sourceMaxFinite(SourceType t) {
+  return t == SourceType::F16    ? 65504.0f
+         : t == SourceType::BF16 ? 0x1.fep127f
+                                 : 0x1.fffffep127f;
+}
 
 struct FormatInfo {
   const char *name;  ///< MLIR spelling of the type.

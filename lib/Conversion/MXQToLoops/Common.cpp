@@ -41,7 +41,10 @@ Type shapedLike(Type like, Type elt) {
 Value toSmallFloat(OpBuilder &b, Location loc, Value bits, Type elt) {
   Type intTy = shapedLike(bits.getType(),
                           b.getIntegerType(elt.getIntOrFloatBitWidth()));
-  Value narrow = arith::TruncIOp::create(b, loc, intTy, bits);
+  // f32 (stored fp32 scales): the bits are the value's.
+  Value narrow = intTy == bits.getType()
+                     ? bits
+                     : arith::TruncIOp::create(b, loc, intTy, bits).getResult();
   return arith::BitcastOp::create(b, loc, shapedLike(bits.getType(), elt),
                                   narrow);
 }
@@ -483,9 +486,9 @@ Value saturateTo(OpBuilder &b, Location loc, Value v, Type elt) {
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
   Value r = roundTo(b, loc, arith::SelectOp::create(b, loc, isNaN, zero, v),
                     elt);
-  float max = elt.isF16()    ? 65504.0f
-              : elt.isBF16() ? 0x1.fep127f
-                             : std::numeric_limits<float>::max();
+  float max = ::mxq::sourceMaxFinite(elt.isF16()    ? ::mxq::SourceType::F16
+                                     : elt.isBF16() ? ::mxq::SourceType::BF16
+                                                    : ::mxq::SourceType::F32);
   Value bits = arith::BitcastOp::create(
       b, loc, shapedLike(v.getType(), b.getI32Type()), r);
   Value sign = arith::AndIOp::create(

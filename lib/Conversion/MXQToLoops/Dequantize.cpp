@@ -43,12 +43,15 @@ struct DequantizeLowering : OpRewritePattern<dialect::DequantizeOp> {
           Value count = blockCount(b, l, size, k0, block);
           SmallVector<Value> sIdx = scaleIndex(b, l, ivs, axis, blk, numBlocks,
                                                op.getScaleLayout());
-          Value s = fromSmallFloat(
-              b, l, tensor::ExtractOp::create(b, l, scales, sIdx));
-          // The block's scale value: 2^(s - 127), or NVFP4's E4M3 value
-          // under the line's outer value.
+          Value stored = tensor::ExtractOp::create(b, l, scales, sIdx);
+          // The block's scale value: 2^(s - 127), NVFP4's E4M3 value under
+          // the line's outer value, or the stored fp32 value (blockwise
+          // FP8).
           Value sv;
-          if (auto rule = op.getScaleAlgorithm()) {
+          if (stored.getType().isF32()) {
+            sv = stored;
+          } else if (auto rule = op.getScaleAlgorithm()) {
+            Value s = fromSmallFloat(b, l, stored);
             Value t;
             if (Value o = op.getOuter()) {
               SmallVector<Value> oi;
@@ -62,7 +65,7 @@ struct DequantizeLowering : OpRewritePattern<dialect::DequantizeOp> {
             }
             sv = num::nvfp4ScaleValue(b, l, s, t, dialect::toSupport(*rule));
           } else {
-            sv = num::scaleValue(b, l, s);
+            sv = num::scaleValue(b, l, fromSmallFloat(b, l, stored));
           }
           // Whole blocks unmasked, the ragged tail masked.
           // `lanes` elements from `a` (at most `n` of them where masked).

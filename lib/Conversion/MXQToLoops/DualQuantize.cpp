@@ -323,7 +323,7 @@ struct DualQuantizeLowering : NumericsPattern<dialect::DualQuantizeOp> {
           rw, loc, codesType, scalesType, input, /*outer=*/Value(), axis, 32,
           op.getScaleAlgorithm(), op.getInfPolicy(), op.getRounding(),
           op.getNanElement(), dialect::ScaleLayout::swizzle_32_4_4,
-          op.getUnderflow());
+          op.getUnderflow(), dialect::Product::f32, /*amax_floor=*/FloatAttr());
     };
     auto rows = makeQuantize(rank - 1, op.getCodes0().getType(),
                              op.getScales0().getType());

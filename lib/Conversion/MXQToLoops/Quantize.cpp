@@ -79,7 +79,8 @@ struct QuantizeLowering : NumericsPattern<dialect::QuantizeOp> {
     // (NaN ignored) first, block by block into a rank-0 tensor, a reduction
     // before the blocks (mxq-tile keeps this form whole).
     Value globalAmax;
-    if (policies.algorithm == ::mxq::ScaleAlgorithm::Encode &&
+    if (policies.nvfp4() &&
+        policies.algorithm == ::mxq::ScaleAlgorithm::Encode &&
         !op.getOuter()) {
       Value zero = num::f32Const(rw, loc, rw.getF32Type(), 0.0f);
       // A filled empty tensor, not tensor.from_elements (a constant the GPU

@@ -55,7 +55,7 @@ struct CastToBlockScaled : OpRewritePattern<tosa::CastToBlockScaledOp> {
         dialect::ScaleAlgorithm::tosa, dialect::InfPolicy::nan,
         dialect::Rounding::rne, dialect::NanElement::max,
         dialect::ScaleLayout::linear, dialect::Underflow::keep,
-        dialect::Product::f32);
+        dialect::Product::f32, /*amax_floor=*/FloatAttr());
     rw.replaceOp(op, q.getResults());
     return success();
   }

@@ -25,6 +25,8 @@ static_assert(static_cast<uint32_t>(ScaleAlgorithm::decode) ==
               static_cast<uint32_t>(::mxq::ScaleAlgorithm::Decode));
 static_assert(static_cast<uint32_t>(ScaleAlgorithm::tosa) ==
               static_cast<uint32_t>(::mxq::ScaleAlgorithm::Tosa));
+static_assert(static_cast<uint32_t>(Division::reciprocal) ==
+              static_cast<uint32_t>(::mxq::Division::Reciprocal));
 static_assert(static_cast<uint32_t>(InfPolicy::exponent) ==
               static_cast<uint32_t>(::mxq::InfPolicy::Exponent));
 static_assert(static_cast<uint32_t>(Rounding::floor) ==
@@ -81,6 +83,7 @@ MXQ_ENUM_WORDS(Underflow, "underflow")
 MXQ_ENUM_WORDS(DivDenormals, "div_denormals")
 MXQ_ENUM_WORDS(Product, "product")
 MXQ_ENUM_WORDS(ResultCast, "cast")
+MXQ_ENUM_WORDS(Division, "division")
 #undef MXQ_ENUM_WORDS
 
 void MXQDialect::initialize() {
@@ -105,6 +108,16 @@ std::optional<::mxq::ElementFormat> mlir::mxq::getElementFormat(Type type) {
     return ::mxq::ElementFormat::E3M2FN;
   if (isa<Float4E2M1FNType>(type))
     return ::mxq::ElementFormat::E2M1FN;
+  return std::nullopt;
+}
+
+std::optional<::mxq::ScaleType> mlir::mxq::getScaleType(Type type) {
+  if (isa<Float8E8M0FNUType>(type))
+    return ::mxq::ScaleType::E8M0;
+  if (isa<Float8E4M3FNType>(type))
+    return ::mxq::ScaleType::E4M3;
+  if (type.isF32())
+    return ::mxq::ScaleType::F32;
   return std::nullopt;
 }
 

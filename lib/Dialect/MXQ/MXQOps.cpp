@@ -230,23 +230,68 @@ LogicalResult QuantizeOp::verify() {
                             getCodes().getType().getElementType(), "C6", "C7",
                             "C8")))
     return failure();
-  // NVFP4: E4M3 scales and their conventions.
+  // NVFP4 (E4M3 scales) and blockwise FP8 (f32 scales): scales stored as
+  // values, by their conventions.
   Type scaleElt = getScales().getType().getElementType();
   bool e4m3Scales = isa<Float8E4M3FNType>(scaleElt);
-  bool nvfp4 = ::mxq::isE4M3Scale(toSupport(getScaleAlgorithm()));
-  if (e4m3Scales != nvfp4)
+  bool f32Scales = scaleElt.isF32();
+  bool convention = ::mxq::isE4M3Scale(toSupport(getScaleAlgorithm()));
+  bool nvfp4 = convention && e4m3Scales;
+  if (f32Scales) {
+    if (!convention)
+      return emitOpError()
+             << "expects scale_algorithm encode or decode with f32 scales "
+                "(blockwise FP8), but it is "
+             << stringifyScaleAlgorithm(getScaleAlgorithm()) << " (C11)";
+    Type codeElt = getCodes().getType().getElementType();
+    if (!isa<Float8E4M3FNType, Float8E5M2Type>(codeElt))
+      return emitOpError() << "expects FP8 codes (f8E4M3FN, f8E5M2) with f32 "
+                              "scales, but the codes are "
+                           << typeStr(codeElt) << " (C11)";
+    if (getScaleLayout() != ScaleLayout::linear)
+      return emitOpError() << "expects the linear layout with f32 scales, "
+                              "but it is "
+                           << stringifyScaleLayout(getScaleLayout())
+                           << " (C11)";
+  } else if (e4m3Scales != convention) {
     return emitOpError()
-           << "expects f8E4M3FN scales with scale_algorithm encode or decode "
-              "and f8E8M0FNU scales with the others, but the scales are "
+           << "expects f8E4M3FN or f32 scales with scale_algorithm encode or "
+              "decode and f8E8M0FNU scales with the others, but the scales "
+              "are "
            << typeStr(scaleElt) << " and scale_algorithm is "
            << stringifyScaleAlgorithm(getScaleAlgorithm()) << " (C9)";
-  if (nvfp4) {
+  }
+  if (!f32Scales) {
+    StringRef given = getAmaxFloor()  ? "amax_floor"
+                      : getPow2()     ? "pow2"
+                      : getDivision() != Division::exact ? "division"
+                                                          : "";
+    if (!given.empty())
+      return emitOpError() << "expects " << given
+                           << " only with f32 scales (blockwise FP8), but the "
+                              "scales are "
+                           << typeStr(scaleElt) << " (C11)";
+  } else {
+    if (getDivision() == Division::reciprocal &&
+        getScaleAlgorithm() != ScaleAlgorithm::decode)
+      return emitOpError() << "expects division = reciprocal only with "
+                              "scale_algorithm decode (encode divides "
+                              "exactly, as TransformerEngine does) (C11)";
+    if (FloatAttr floor = getAmaxFloorAttr()) {
+      APFloat f = floor.getValue();
+      if (!f.isFinite() || f.isNegative())
+        return emitOpError() << "expects amax_floor finite and >= 0, but it "
+                                "is "
+                             << f.convertToFloat() << " (C11)";
+    }
+  }
+  if (convention && (nvfp4 || f32Scales)) {
     Type codeElt = getCodes().getType().getElementType();
-    if (!isa<Float4E2M1FNType>(codeElt))
+    if (nvfp4 && !isa<Float4E2M1FNType>(codeElt))
       return emitOpError() << "expects f4E2M1FN codes with E4M3 scales "
                               "(NVFP4), but the codes are "
                            << typeStr(codeElt) << " (C9)";
-    if (getBlockSize() != ::mxq::kNVFP4Block)
+    if (nvfp4 && getBlockSize() != ::mxq::kNVFP4Block)
       return emitOpError() << "expects block_size " << ::mxq::kNVFP4Block
                            << " with E4M3 scales (NVFP4), but it is "
                            << getBlockSize() << " (C9)";
@@ -265,13 +310,17 @@ LogicalResult QuantizeOp::verify() {
       return emitOpError()
              << "expects the default " << nonDefault << " with scale_algorithm "
              << stringifyScaleAlgorithm(getScaleAlgorithm())
-             << " (the NVFP4 conventions state that step themselves) (C9)";
+             << " (the conventions of stored scales state that step "
+                "themselves) ("
+             << (nvfp4 ? "C9" : "C11") << ")";
   }
   if (Value outer = getOuter()) {
     if (!nvfp4)
       return emitOpError() << "expects no outer scale with scale_algorithm "
                            << stringifyScaleAlgorithm(getScaleAlgorithm())
-                           << " (only encode and decode take one) (C10)";
+                           << " and " << typeStr(scaleElt)
+                           << " scales (only NVFP4's encode and decode take "
+                              "one) (C10)";
     if (failed(verifyOuterShape(*this, outer, inputType.getShape(), axis,
                                 "input", "C10")))
       return failure();
@@ -310,6 +359,23 @@ LogicalResult DequantizeOp::verify() {
   bool e4m3Scales = isa<Float8E4M3FNType>(scaleElt);
   std::optional<ScaleAlgorithm> rule = getScaleAlgorithm();
   bool nvfp4 = rule && ::mxq::isE4M3Scale(toSupport(*rule));
+  if (scaleElt.isF32()) {
+    // Blockwise FP8: the stored fp32 scale multiplies.
+    Type codeElt = codesType.getElementType();
+    if (rule)
+      return emitOpError() << "expects no scale word with f32 scales (the "
+                              "stored value multiplies), but it is "
+                           << stringifyScaleAlgorithm(*rule) << " (C6)";
+    if (!isa<Float8E4M3FNType, Float8E5M2Type>(codeElt) ||
+        getScaleLayout() != ScaleLayout::linear)
+      return emitOpError() << "expects FP8 codes and the linear layout with "
+                              "f32 scales, but the codes are "
+                           << typeStr(codeElt) << " and the layout "
+                           << stringifyScaleLayout(getScaleLayout()) << " (C8)";
+    if (getOuter())
+      return emitOpError() << "expects no outer scale with f32 scales (C7)";
+    return success();
+  }
   if (e4m3Scales != nvfp4 || (rule && !nvfp4))
     return emitOpError()
            << "expects f8E4M3FN scales with scale encode or decode and "

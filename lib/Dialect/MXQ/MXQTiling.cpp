@@ -224,7 +224,8 @@ QuantizeOp::getTiledImplementation(OpBuilder &b, ArrayRef<OpFoldResult> offsets,
   auto tiled = QuantizeOp::create(
       b, loc, codesType, scalesType, in, outer, getAxis(), getBlockSize(),
       getScaleAlgorithm(), getInfPolicy(), getRounding(), getNanElement(),
-      getScaleLayout(), getUnderflow(), getProduct());
+      getScaleLayout(), getUnderflow(), getProduct(), getAmaxFloorAttr(),
+      getPow2(), getDivision());
   return TilingResult{{tiled}, SmallVector<Value>(tiled->getResults()),
                       slices};
 }

@@ -84,6 +84,17 @@ LogicalResult lowerFunctionToVTile(func::FuncOp func, const Chip &chip,
   // vector unit's FP8 and FP4 casts): refused by name, not by the
   // one-op-per-function message their extra operand would get.
   Operation &first = func.getBody().front().front();
+  auto f32Scales = [](Value scales) {
+    return cast<ShapedType>(scales.getType()).getElementType().isF32();
+  };
+  if (auto q = dyn_cast<dialect::QuantizeOp>(first); q && f32Scales(q.getScales()))
+    return lowering::fail(
+        func, "does not lower blockwise FP8 (f32 block scales) to the vector "
+              "unit yet; the CPU and NVIDIA targets do");
+  if (auto d = dyn_cast<dialect::DequantizeOp>(first); d && f32Scales(d.getScales()))
+    return lowering::fail(
+        func, "does not lower blockwise FP8 (f32 block scales) to the vector "
+              "unit yet; the CPU and NVIDIA targets do");
   if (auto q = dyn_cast<dialect::QuantizeOp>(first))
     if (::mxq::isE4M3Scale(dialect::toSupport(q.getScaleAlgorithm())))
       return lowering::fail(

@@ -6,7 +6,7 @@ usage: differential.py MXQ_RUN FILE.mlir WORKDIR ENTRY=ARG;ARG;... [...]
 An ARG is KIND:SHAPE with SHAPE a comma list of Python expressions in M and K,
 KIND one of f32 f16 bf16 (data with edge cases), step (positive f32),
 zp (small f32), codes (random code bytes), fp4 (random packed FP4 bytes),
-scales (random E8M0 bytes), bytes (any byte: E4M3 scales), amax (a stored amax: positive f32, a zero, a
+scales (random E8M0 bytes), bytes (any byte: E4M3 scales), sf (fp32 block scales), amax (a stored amax: positive f32, a zero, a
 subnormal and Inf among them), pts (torchao's per_tensor_scale). An empty
 SHAPE is rank 0.
 Shapes (M, K) default to a set of aligned and ragged ones; MXQ_SHAPES
@@ -100,6 +100,16 @@ def make_arg(rng, kind, shape):
     if kind == "pts":  # torchao's per_tensor_scale, amax / 2688
         return (np.exp2(rng.integers(-20, 20, shape)) *
                 rng.uniform(0.5, 1.5, shape) / 2688).astype(np.float32)
+    if kind == "sf":  # stored fp32 block scales: wide magnitudes, powers of
+        # two, and a zero, a subnormal, an infinity and a NaN where there is
+        # room
+        a = (np.exp2(rng.integers(-40, 40, shape)) *
+             rng.choice([1.0, 1.0, 1.3, 0.77], shape)).astype(np.float32)
+        flat = a.reshape(-1)
+        for i, v in enumerate([0.0, 1e-40, np.inf, np.nan]
+                              [:max(0, flat.size - 1)]):
+            flat[1 + i] = v
+        return a
     if kind == "scales":
         s = rng.integers(100, 150, shape, dtype=np.uint8)
         s[rng.random(shape) < 0.05] = 255

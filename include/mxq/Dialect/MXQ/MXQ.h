@@ -58,6 +58,11 @@ inline ::mxq::Product toSupport(Product v) {
 inline ::mxq::DivDenormals toSupport(DivDenormals v) {
   return static_cast<::mxq::DivDenormals>(v);
 }
+inline ::mxq::Division toSupport(Division v) {
+  return static_cast<::mxq::Division>(v);
+}
+/// The kind of a block-scale element type (f8E8M0FNU, f8E4M3FN, f32).
+std::optional<::mxq::ScaleType> getScaleType(Type type);
 
 } // namespace mlir::mxq
 

@@ -120,6 +120,19 @@ def MXQ_ProductAttr : EnumAttr<MXQ_Dialect, MXQ_Product, "product"> {
   let hasCustomAssemblyFormat = 1;
 }
 
+def MXQ_Division : I32EnumAttr<"Division",
+    "how fp32 block scales divide (the ratio amax / max and the elements)", [
+  I32EnumAttrCase<"exact", 0>,       // a / b rounded once: DeepSeek act_quant, TE
+  I32EnumAttrCase<"reciprocal", 1>,  // a * fl32(1 / b): DeepGEMM (PyTorch's CUDA division by a scalar)
+]> {
+  let cppNamespace = "::mlir::mxq";
+  let genSpecializedAttr = 0;
+}
+def MXQ_DivisionAttr : EnumAttr<MXQ_Dialect, MXQ_Division, "division"> {
+  let assemblyFormat = ?;
+  let hasCustomAssemblyFormat = 1;
+}
+
 def MXQ_ResultCast : I32EnumAttr<"ResultCast",
     "how dequantize's fp32 value becomes a value of the result type", [
   I32EnumAttrCase<"ieee", 0>,      // nearest even; overflow to Inf, NaN stays NaN

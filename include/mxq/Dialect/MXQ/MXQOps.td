@@ -29,6 +29,9 @@ def MXQ_FP4Tensor : RankedTensorOf<[F4E2M1FN]>;
 def MXQ_ScaleTensor : RankedTensorOf<[F8E8M0FNU]>;
 // The block scales of quantize: E8M0 (MX) or E4M3 (NVFP4).
 def MXQ_BlockScaleTensor : RankedTensorOf<[F8E8M0FNU, F8E4M3FN]>;
+// The scales quantize makes and dequantize takes: E8M0 bytes (MX), E4M3
+// bytes (NVFP4) or fp32 values (blockwise FP8).
+def MXQ_QuantScaleTensor : RankedTensorOf<[F8E8M0FNU, F8E4M3FN, F32]>;
 def MXQ_F32Tensor : RankedTensorOf<[F32]>;
 def MXQ_F32Vector : 1DTensorOf<[F32]>;
 
@@ -108,6 +111,26 @@ def MXQ_QuantizeOp : MXQ_Op<"quantize"> {
       / 6) / P, 2^-6, 448))`; its elements are divided by `fl32(P *
       scale)`.
 
+    **Blockwise FP8** (`scales` of `f32`, FP8 codes, any block size, 128 in
+    the libraries): each block stores its scale as an fp32 value, in one of
+    two conventions (fp32 arithmetic, nearest even at every step; the codes
+    nearest even, saturating, NaN to the NaN code). `a` is the block's amax
+    raised to `amax_floor` where below it (0 when absent; NaN stays NaN);
+    `M` the largest value of the code format.
+    * `scale = decode` (DeepSeek `act_quant`, DeepGEMM
+      `per_token_cast_to_fp8`): the stored scale `s = a / M` (the amax
+      propagates NaN, as `torch.amax`); with `pow2`, `s` rounded up to a
+      power of two on its bits (exponent field plus one where the mantissa
+      is not zero, clamped to [1, 254]: DeepGEMM's `ceil_to_ue8m0`); codes of
+      `x / s`. `division = exact` (default) divides both times (DeepSeek);
+      `reciprocal` multiplies by `fl32(1/M)` and by `fl32(1/s)` (DeepGEMM).
+    * `scale = encode` (TransformerEngine `Float8BlockScaling`,
+      `compute_scale_from_amax`): the amax ignores NaN (`fmaxf`); the encode
+      scale `e = M / a`, 1 where `a` is 0 or infinite, the input type's
+      largest value where the quotient is infinite; with `pow2`, `e` with
+      its mantissa bits cleared; codes of `x * e`; the stored scale is
+      `fl32(1 / e)` (TE's `scale_inv`).
+
     A dimension that is not a multiple of `block_size` ends in a partial block
     whose scale is computed from the elements that exist (the same as padding
     with zeros).
@@ -125,14 +148,28 @@ def MXQ_QuantizeOp : MXQ_Op<"quantize"> {
          and back: those need `f4E2M1FN` codes, `block = 16`, and the
          default `inf_policy`, `rounding`, `underflow` and `product` (the
          conventions state each of those steps themselves).
-    (C10) `outer` is given only with `encode` or `decode`; it is a rank-0
-         `f32` tensor or has the shape of `input` without `axis`.
+    (C10) `outer` is given only with `encode` or `decode` and E4M3 scales;
+         it is a rank-0 `f32` tensor or has the shape of `input` without
+         `axis`.
+    (C11) `f32` scales go with `scale_algorithm` `encode` or `decode`, FP8
+         codes, the `linear` layout and the default `inf_policy`,
+         `rounding`, `underflow` and `product`; `amax_floor`, `pow2` and
+         `division` are given only with `f32` scales, `division =
+         reciprocal` only with `decode`, `amax_floor` finite and >= 0.
 
     Example (PyTorch `quantize_tensor`, `MXFP_E8M0_RU`):
 
     ```mlir
     %q, %s = mxq.quantize %x axis = 1 scale = rceil layout = linear
         : tensor<?x?xbf16> -> tensor<?x?xf8E4M3FN>, tensor<?x?xf8E8M0FNU>
+    ```
+
+    DeepGEMM's `per_token_cast_to_fp8(x, use_ue8m0=True)`:
+
+    ```mlir
+    %q, %s = mxq.quantize %x axis = 1 block = 128 scale = decode
+        amax_floor = 1.0e-04 pow2 division = reciprocal
+        : tensor<?x?xbf16> -> tensor<?x?xf8E4M3FN>, tensor<?x?xf32>
     ```
 
     NVFP4 as TransformerEngine computes it, with the stored amax:
@@ -154,15 +191,20 @@ def MXQ_QuantizeOp : MXQ_Op<"quantize"> {
     DefaultValuedAttr<MXQ_NanElementAttr, "NanElement::max">:$nan_element,
     DefaultValuedAttr<MXQ_ScaleLayoutAttr, "ScaleLayout::linear">:$scale_layout,
     DefaultValuedAttr<MXQ_UnderflowAttr, "Underflow::keep">:$underflow,
-    DefaultValuedAttr<MXQ_ProductAttr, "Product::f32">:$product
+    DefaultValuedAttr<MXQ_ProductAttr, "Product::f32">:$product,
+    OptionalAttr<F32Attr>:$amax_floor,
+    UnitAttr:$pow2,
+    DefaultValuedAttr<MXQ_DivisionAttr, "Division::exact">:$division
   );
-  let results = (outs MXQ_CodeTensor:$codes, MXQ_BlockScaleTensor:$scales);
+  let results = (outs MXQ_CodeTensor:$codes, MXQ_QuantScaleTensor:$scales);
   let assemblyFormat = [{
     $input (`outer` `(` $outer^ `:` type($outer) `)`)?
     `axis` `=` $axis (`block` `=` $block_size^)?
     `scale` `=` `` $scale_algorithm (`inf` `=` `` $inf_policy^)?
     (`rounding` `=` `` $rounding^)? (`nan_element` `=` `` $nan_element^)?
     (`underflow` `=` `` $underflow^)? (`product` `=` `` $product^)?
+    (`amax_floor` `=` $amax_floor^)? (`pow2` $pow2^)?
+    (`division` `=` `` $division^)?
     (`layout` `=` `` $scale_layout^)?
     custom<QuantizeWords>(ref($input)) attr-dict `:` type($input) `->` type($codes) `,` type($scales)
   }];
@@ -184,6 +226,10 @@ def MXQ_DequantizeOp : MXQ_Op<"dequantize"> {
     that sign, and NaN becomes +0; `ieee` (the default) keeps IEEE overflow
     and NaN.
 
+    **Blockwise FP8** (`f32` scales, the value quantize stored): each
+    element is `fl32(decode(code) * s)` (DeepSeek `weight_dequant`, DeepGEMM
+    `cast_back`, TransformerEngine's `scale_inv` product).
+
     **NVFP4** (`f8E4M3FN` scales, named by the convention that made them,
     `scale = encode | decode`): each element is the fp32 value of its code
     times its block's scale value under the line's outer value, in the
@@ -199,10 +245,12 @@ def MXQ_DequantizeOp : MXQ_Op<"dequantize"> {
     (C4) `scales` has the shape that `scale_layout` gives for `codes`.
     (C5) `swizzle_32_4_4` needs rank >= 2 and `axis` one of the last two axes.
     (C6) `f8E4M3FN` scales go with `scale` `encode` or `decode`, `f4E2M1FN`
-         codes and `block = 16`; `f8E8M0FNU` scales take no `scale` word.
+         codes and `block = 16`; `f8E8M0FNU` and `f32` scales take no `scale`
+         word.
     (C7) `outer` is given only with `encode` or `decode`, always with
          `encode`; it is a rank-0 `f32` tensor or has the shape of `codes`
          without `axis`.
+    (C8) `f32` scales go with FP8 codes and the `linear` layout.
 
     ```mlir
     %y = mxq.dequantize %q, %s axis = 1
@@ -211,7 +259,7 @@ def MXQ_DequantizeOp : MXQ_Op<"dequantize"> {
   }];
   let arguments = (ins
     MXQ_CodeTensor:$codes,
-    MXQ_BlockScaleTensor:$scales,
+    MXQ_QuantScaleTensor:$scales,
     Optional<MXQ_F32Tensor>:$outer,
     I64Attr:$axis,
     DefaultValuedAttr<I64Attr, "32">:$block_size,
