@@ -133,7 +133,7 @@ func.func @code_type_not_mx(%x: tensor<4x64xf32>) {
 // -----
 
 func.func @scale_type_not_e8m0(%x: tensor<4x64xf32>) {
-  // expected-error @+1 {{result #1 must be ranked tensor of f8E8M0FNU type or f8E4M3FN type values}}
+  // expected-error @+1 {{result #1 must be ranked tensor of f8E8M0FNU type or f8E4M3FN type or 32-bit float values}}
   %q, %s = mxq.quantize %x axis = 1 scale = rceil : tensor<4x64xf32> -> tensor<4x64xf8E4M3FN>, tensor<4x2xi8>
   return
 }
@@ -493,7 +493,7 @@ func.func @convert_swizzle_rank(%s: tensor<2xf8E8M0FNU>, %q: tensor<64xf8E4M3FN>
 // -----
 
 func.func @e4m3_scales_with_e8m0_rule(%x: tensor<4x32xf32>) {
-  // expected-error @+1 {{expects f8E4M3FN scales with scale_algorithm encode or decode and f8E8M0FNU scales with the others, but the scales are f8E4M3FN and scale_algorithm is rceil (C9)}}
+  // expected-error @+1 {{expects f8E4M3FN or f32 scales with scale_algorithm encode or decode and f8E8M0FNU scales with the others, but the scales are f8E4M3FN and scale_algorithm is rceil (C9)}}
   %q, %s = mxq.quantize %x axis = 1 block = 16 scale = rceil : tensor<4x32xf32> -> tensor<4x32xf4E2M1FN>, tensor<4x2xf8E4M3FN>
   return
 }
@@ -501,7 +501,7 @@ func.func @e4m3_scales_with_e8m0_rule(%x: tensor<4x32xf32>) {
 // -----
 
 func.func @nvfp4_rule_with_e8m0_scales(%x: tensor<4x32xf32>) {
-  // expected-error @+1 {{expects f8E4M3FN scales with scale_algorithm encode or decode and f8E8M0FNU scales with the others, but the scales are f8E8M0FNU and scale_algorithm is encode (C9)}}
+  // expected-error @+1 {{expects f8E4M3FN or f32 scales with scale_algorithm encode or decode and f8E8M0FNU scales with the others, but the scales are f8E8M0FNU and scale_algorithm is encode (C9)}}
   %q, %s = mxq.quantize %x axis = 1 block = 16 scale = encode : tensor<4x32xf32> -> tensor<4x32xf4E2M1FN>, tensor<4x2xf8E8M0FNU>
   return
 }
@@ -525,7 +525,7 @@ func.func @nvfp4_block_32(%x: tensor<4x64xf32>) {
 // -----
 
 func.func @nvfp4_rounding(%x: tensor<4x32xf32>) {
-  // expected-error @+1 {{expects the default rounding with scale_algorithm decode (the NVFP4 conventions state that step themselves) (C9)}}
+  // expected-error @+1 {{expects the default rounding with scale_algorithm decode (the conventions of stored scales state that step themselves) (C9)}}
   %q, %s = mxq.quantize %x axis = 1 block = 16 scale = decode rounding = away : tensor<4x32xf32> -> tensor<4x32xf4E2M1FN>, tensor<4x2xf8E4M3FN>
   return
 }
@@ -533,7 +533,7 @@ func.func @nvfp4_rounding(%x: tensor<4x32xf32>) {
 // -----
 
 func.func @nvfp4_inf(%x: tensor<4x32xf32>) {
-  // expected-error @+1 {{expects the default inf_policy with scale_algorithm encode (the NVFP4 conventions state that step themselves) (C9)}}
+  // expected-error @+1 {{expects the default inf_policy with scale_algorithm encode (the conventions of stored scales state that step themselves) (C9)}}
   %q, %s = mxq.quantize %x axis = 1 block = 16 scale = encode inf = saturate : tensor<4x32xf32> -> tensor<4x32xf4E2M1FN>, tensor<4x2xf8E4M3FN>
   return
 }
@@ -541,7 +541,7 @@ func.func @nvfp4_inf(%x: tensor<4x32xf32>) {
 // -----
 
 func.func @outer_on_mx(%x: tensor<4x64xf32>, %o: tensor<f32>) {
-  // expected-error @+1 {{expects no outer scale with scale_algorithm rceil (only encode and decode take one) (C10)}}
+  // expected-error @+1 {{expects no outer scale with scale_algorithm rceil and f8E8M0FNU scales (only NVFP4's encode and decode take one) (C10)}}
   %q, %s = mxq.quantize %x outer(%o : tensor<f32>) axis = 1 scale = rceil : tensor<4x64xf32> -> tensor<4x64xf8E4M3FN>, tensor<4x2xf8E8M0FNU>
   return
 }
@@ -623,5 +623,97 @@ func.func @dequantize_outer_on_mx(%q: tensor<4x64xf8E4M3FN>, %s: tensor<4x2xf8E8
 func.func @dequantize_outer_shape(%q: tensor<4x32xf4E2M1FN>, %s: tensor<4x2xf8E4M3FN>, %o: tensor<3xf32>) {
   // expected-error @+1 {{expects the outer scale to be a rank-0 tensor or to have the shape of the codes without axis 1, [4], but found [3] (C7)}}
   %y = mxq.dequantize %q, %s outer(%o : tensor<3xf32>) axis = 1 block = 16 scale = encode : tensor<4x32xf4E2M1FN>, tensor<4x2xf8E4M3FN> -> tensor<4x32xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Blockwise FP8: f32 scales (quantize C11, dequantize C6 - C8)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @f32_scales_mx_rule(%x: tensor<4x128xf32>) {
+  // expected-error @+1 {{expects scale_algorithm encode or decode with f32 scales (blockwise FP8), but it is rceil (C11)}}
+  %q, %s = mxq.quantize %x axis = 1 block = 128 scale = rceil : tensor<4x128xf32> -> tensor<4x128xf8E4M3FN>, tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @f32_scales_fp4(%x: tensor<4x128xf32>) {
+  // expected-error @+1 {{expects FP8 codes (f8E4M3FN, f8E5M2) with f32 scales, but the codes are f4E2M1FN (C11)}}
+  %q, %s = mxq.quantize %x axis = 1 block = 128 scale = decode : tensor<4x128xf32> -> tensor<4x128xf4E2M1FN>, tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @f32_scales_swizzled(%x: tensor<128x128xf32>) {
+  // expected-error @+1 {{expects the linear layout with f32 scales, but it is swizzle_32_4_4 (C11)}}
+  %q, %s = mxq.quantize %x axis = 1 block = 128 scale = decode layout = swizzle_32_4_4 : tensor<128x128xf32> -> tensor<128x128xf8E4M3FN>, tensor<512xf32>
+  return
+}
+
+// -----
+
+func.func @pow2_on_mx(%x: tensor<4x64xf32>) {
+  // expected-error @+1 {{expects pow2 only with f32 scales (blockwise FP8), but the scales are f8E8M0FNU (C11)}}
+  %q, %s = mxq.quantize %x axis = 1 scale = rceil pow2 : tensor<4x64xf32> -> tensor<4x64xf8E4M3FN>, tensor<4x2xf8E8M0FNU>
+  return
+}
+
+// -----
+
+func.func @floor_on_nvfp4(%x: tensor<4x32xf32>) {
+  // expected-error @+1 {{expects amax_floor only with f32 scales (blockwise FP8), but the scales are f8E4M3FN (C11)}}
+  %q, %s = mxq.quantize %x axis = 1 block = 16 scale = decode amax_floor = 1.0e-04 : tensor<4x32xf32> -> tensor<4x32xf4E2M1FN>, tensor<4x2xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @reciprocal_encode(%x: tensor<4x128xf32>) {
+  // expected-error @+1 {{expects division = reciprocal only with scale_algorithm decode (encode divides exactly, as TransformerEngine does) (C11)}}
+  %q, %s = mxq.quantize %x axis = 1 block = 128 scale = encode division = reciprocal : tensor<4x128xf32> -> tensor<4x128xf8E4M3FN>, tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @negative_floor(%x: tensor<4x128xf32>) {
+  // expected-error @+1 {{expects amax_floor finite and >= 0, but it is -1.000000e+00 (C11)}}
+  %q, %s = mxq.quantize %x axis = 1 block = 128 scale = decode amax_floor = -1.0 : tensor<4x128xf32> -> tensor<4x128xf8E4M3FN>, tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @f32_scales_rounding(%x: tensor<4x128xf32>) {
+  // expected-error @+1 {{expects the default product with scale_algorithm decode (the conventions of stored scales state that step themselves) (C11)}}
+  %q, %s = mxq.quantize %x axis = 1 block = 128 scale = decode product = bf16 : tensor<4x128xf32> -> tensor<4x128xf8E4M3FN>, tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @f32_scales_outer(%x: tensor<4x128xf32>, %o: tensor<f32>) {
+  // expected-error @+1 {{expects no outer scale with scale_algorithm encode and f32 scales (only NVFP4's encode and decode take one) (C10)}}
+  %q, %s = mxq.quantize %x outer(%o : tensor<f32>) axis = 1 block = 128 scale = encode : tensor<4x128xf32> -> tensor<4x128xf8E4M3FN>, tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @dequantize_f32_word(%q: tensor<4x128xf8E4M3FN>, %s: tensor<4x1xf32>) {
+  // expected-error @+1 {{expects no scale word with f32 scales (the stored value multiplies), but it is decode (C6)}}
+  %y = mxq.dequantize %q, %s axis = 1 block = 128 scale = decode : tensor<4x128xf8E4M3FN>, tensor<4x1xf32> -> tensor<4x128xf32>
+  return
+}
+
+// -----
+
+func.func @dequantize_f32_fp6(%q: tensor<4x128xf6E2M3FN>, %s: tensor<4x1xf32>) {
+  // expected-error @+1 {{expects FP8 codes and the linear layout with f32 scales, but the codes are f6E2M3FN and the layout linear (C8)}}
+  %y = mxq.dequantize %q, %s axis = 1 block = 128 : tensor<4x128xf6E2M3FN>, tensor<4x1xf32> -> tensor<4x128xf32>
   return
 }
