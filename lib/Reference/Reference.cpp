@@ -539,17 +539,18 @@ Quantized quantize(const std::vector<float> &x, const Shape &shape,
   return q;
 }
 
-std::vector<float> dequantize(const std::vector<uint8_t> &codes,
-                              const Shape &shape,
-                              const std::vector<uint8_t> &scales, int64_t axis,
-                              int64_t blockSize, ScaleLayout layout,
-                              ElementFormat format) {
-  BlockGrid grid(shape, axis, blockSize, layout);
+/// Every code times its block's scale value `scaleAt(offset)` (the offset
+/// of the block's scale in the grid's layout), in fp32; NaN canonical.
+template <typename ScaleAt>
+static std::vector<float> dequantizeBlocks(const std::vector<uint8_t> &codes,
+                                           const BlockGrid &grid,
+                                           ElementFormat format,
+                                           ScaleAt scaleAt) {
   std::vector<float> y(codes.size());
   for (int64_t o = 0; o < grid.outer; ++o)
     for (int64_t i = 0; i < grid.inner; ++i)
       for (int64_t b = 0; b < grid.blocks; ++b) {
-        float scale = scaleValue(scales[grid.scaleOffset(o, b, i)]);
+        float scale = scaleAt(grid.scaleOffset(o, b, i));
         int64_t begin = b * grid.block,
                 end = std::min(grid.n, begin + grid.block);
         for (int64_t k = begin; k < end; ++k) {
@@ -561,26 +562,24 @@ std::vector<float> dequantize(const std::vector<uint8_t> &codes,
   return y;
 }
 
+std::vector<float> dequantize(const std::vector<uint8_t> &codes,
+                              const Shape &shape,
+                              const std::vector<uint8_t> &scales, int64_t axis,
+                              int64_t blockSize, ScaleLayout layout,
+                              ElementFormat format) {
+  return dequantizeBlocks(
+      codes, BlockGrid(shape, axis, blockSize, layout), format,
+      [&](int64_t at) { return scaleValue(scales[at]); });
+}
+
 std::vector<float> dequantizeF32Scales(const std::vector<uint8_t> &codes,
                                        const Shape &shape,
                                        const std::vector<float> &scales,
                                        int64_t axis, int64_t blockSize,
                                        ElementFormat format) {
-  BlockGrid grid(shape, axis, blockSize, ScaleLayout::Linear);
-  std::vector<float> y(codes.size());
-  for (int64_t o = 0; o < grid.outer; ++o)
-    for (int64_t i = 0; i < grid.inner; ++i)
-      for (int64_t b = 0; b < grid.blocks; ++b) {
-        float scale = scales[grid.scaleOffset(o, b, i)];
-        int64_t begin = b * grid.block,
-                end = std::min(grid.n, begin + grid.block);
-        for (int64_t k = begin; k < end; ++k) {
-          int64_t idx = grid.index(o, k, i);
-          float v = decodeElement(codes[idx], format) * scale;
-          y[idx] = std::isnan(v) ? std::numeric_limits<float>::quiet_NaN() : v;
-        }
-      }
-  return y;
+  return dequantizeBlocks(
+      codes, BlockGrid(shape, axis, blockSize, ScaleLayout::Linear), format,
+      [&](int64_t at) { return scales[at]; });
 }
 
 std::vector<float> dequantizeNVFP4(const std::vector<uint8_t> &codes,
