@@ -62,6 +62,10 @@ Value fromF32(OpBuilder &b, Location loc, Value v, Type elt);
 Value roundTo(OpBuilder &b, Location loc, Value v, Type elt);
 /// ref: saturateToSource (f32 values of `elt`, saturated; NaN to +0).
 Value saturateTo(OpBuilder &b, Location loc, Value v, Type elt);
+/// The f32 value of a stored block scale of an op without an outer value:
+/// 2^(s - 127) of an E8M0 byte (NaN for 0xFF), or the fp32 scale itself
+/// (blockwise FP8) (ref: dequantize, dequantizeF32Scales).
+Value blockScaleValue(OpBuilder &b, Location loc, Value stored);
 /// The tensor index of the scale of block `blk` per layout.
 SmallVector<Value> scaleIndex(OpBuilder &b, Location loc, ValueRange ivs,
                               int64_t axis, Value blk, Value numBlocks,

@@ -49,6 +49,12 @@ Value toSmallFloat(OpBuilder &b, Location loc, Value bits, Type elt) {
                                   narrow);
 }
 
+Value blockScaleValue(OpBuilder &b, Location loc, Value stored) {
+  if (getElementTypeOrSelf(stored.getType()).isF32())
+    return stored;
+  return num::scaleValue(b, loc, fromSmallFloat(b, loc, stored));
+}
+
 /// Values of a small float type (scalar or vector) as i32 code bits.
 Value fromSmallFloat(OpBuilder &b, Location loc, Value v) {
   Type elt = getElementTypeOrSelf(v.getType());

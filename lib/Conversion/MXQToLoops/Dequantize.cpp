@@ -48,9 +48,7 @@ struct DequantizeLowering : OpRewritePattern<dialect::DequantizeOp> {
           // the line's outer value, or the stored fp32 value (blockwise
           // FP8).
           Value sv;
-          if (stored.getType().isF32()) {
-            sv = stored;
-          } else if (auto rule = op.getScaleAlgorithm()) {
+          if (auto rule = op.getScaleAlgorithm()) {
             Value s = fromSmallFloat(b, l, stored);
             Value t;
             if (Value o = op.getOuter()) {
@@ -65,7 +63,7 @@ struct DequantizeLowering : OpRewritePattern<dialect::DequantizeOp> {
             }
             sv = num::nvfp4ScaleValue(b, l, s, t, dialect::toSupport(*rule));
           } else {
-            sv = num::scaleValue(b, l, fromSmallFloat(b, l, stored));
+            sv = blockScaleValue(b, l, stored);
           }
           // Whole blocks unmasked, the ragged tail masked.
           // `lanes` elements from `a` (at most `n` of them where masked).

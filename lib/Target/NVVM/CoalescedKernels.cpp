@@ -331,7 +331,7 @@ struct CoalescedQuantize : loops::NumericsPattern<dialect::QuantizeOp> {
       Value x = loops::toF32(b, l, readLane(b, l, input, p, elems));
       // The block's amax: this lane's, then the other lanes' by shuffles.
       Type i32 = b.getI32Type();
-      Value bits = arith::BitcastOp::create(b, l, i32, num::blockAmax(b, l, x));
+      Value bits = arith::BitcastOp::create(b, l, i32, policies.amax(b, l, x));
       SmallVector<int64_t> offsets;
       for (int64_t d = 1; d < lanes; d *= 2)
         offsets.push_back(d);
@@ -339,7 +339,7 @@ struct CoalescedQuantize : loops::NumericsPattern<dialect::QuantizeOp> {
       Value amax = arith::BitcastOp::create(b, l, b.getF32Type(), bits);
       auto [sByte, mult] = policies.scaleAndMultiplier(b, l, amax, nat);
       Value r = vector::BroadcastOp::create(b, l, x.getType(), mult);
-      Value y = arith::MulFOp::create(b, l, x, r);
+      Value y = policies.scaled(b, l, x, r);
       if (bf16Product)
         y = loops::roundTo(b, l, y, b.getBF16Type());
       Value code = policies.encode(b, l, y, nat);
@@ -407,11 +407,10 @@ struct CoalescedDequantize : OpRewritePattern<dialect::DequantizeOp> {
       SmallVector<Value> safe;
       for (Value v : at)
         safe.push_back(arith::SelectOp::create(b, l, p.valid, v, idx(b, l, 0)));
-      Value s = loops::fromSmallFloat(
+      Value s = loops::blockScaleValue(
           b, l, memref::LoadOp::create(b, l, scales, safe));
       Value value = num::decodeElement(b, l, code, format);
-      Value scale = vector::BroadcastOp::create(b, l, value.getType(),
-                                                num::scaleValue(b, l, s));
+      Value scale = vector::BroadcastOp::create(b, l, value.getType(), s);
       Value y = num::canonicalizeNaN(b, l,
                                      arith::MulFOp::create(b, l, value, scale));
       if (saturate)
@@ -637,11 +636,11 @@ struct CooperativeDualQuantize
                 tile, ValueRange{r, mul(c, perLane)}, ArrayRef<bool>{true});
             Value x = loops::toF32(b, l, v);
             Value bits =
-                arith::BitcastOp::create(b, l, i32, num::blockAmax(b, l, x));
+                arith::BitcastOp::create(b, l, i32, policies.amax(b, l, x));
             bits = laneMax(b, l, bits, blockShuffles);
             Value amax = arith::BitcastOp::create(b, l, b.getF32Type(), bits);
             auto [sByte, mult] = policies.scaleAndMultiplier(b, l, amax, nat);
-            Value y = arith::MulFOp::create(
+            Value y = policies.scaled(
                 b, l, x, vector::BroadcastOp::create(b, l, x.getType(), mult));
             Value code = policies.encode(b, l, y, nat);
             writeLane(b, l, code, codes0, p, codeElt);
@@ -680,9 +679,9 @@ struct CooperativeDualQuantize
             b, l, VectorType::get({32}, tileInt), lanes);
         v = arith::BitcastOp::create(b, l, VectorType::get({32}, inElt), v);
         Value x = loops::toF32(b, l, v);
-        Value amax = num::blockAmax(b, l, x);
+        Value amax = policies.amax(b, l, x);
         auto [sByte, mult] = policies.scaleAndMultiplier(b, l, amax, nat);
-        Value y = arith::MulFOp::create(
+        Value y = policies.scaled(
             b, l, x, vector::BroadcastOp::create(b, l, x.getType(), mult));
         Value code = policies.encode(b, l, y, nat);
         columnCodes.push_back(arith::TruncIOp::create(b, l, codeBytes, code));
