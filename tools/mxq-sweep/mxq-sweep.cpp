@@ -182,9 +182,22 @@ std::string attr(const std::string &name, const std::string &value) {
 }
 
 const std::string kScale = "f8E8M0FNU";
-/// The scale type quantize's rule `scale` gives: E4M3 for NVFP4's.
-std::string scaleTypeOf(const std::string &scale) {
-  return scale == "encode" || scale == "decode" ? "f8E4M3FN" : kScale;
+/// A scale type of quantize's rule `scale` and the words that go with it:
+/// E8M0 for the MX rules; for `encode` and `decode`, E4M3 (NVFP4) or f32
+/// (blockwise FP8) with each of the stored-scale words (`division` always
+/// printed, so that every f32 case says so).
+struct StoredScale {
+  std::string type, words;
+};
+std::vector<StoredScale> scaleTypesOf(const std::string &scale) {
+  if (scale != "encode" && scale != "decode")
+    return {{kScale, ""}};
+  return {{"f8E4M3FN", ""},
+          {"f32", attr("division", "exact")},
+          {"f32", " pow2" + attr("division", "exact")},
+          {"f32", attr("amax_floor", "1.0e-04") + attr("division", "exact")},
+          {"f32", attr("amax_floor", "1.0e-04") + " pow2" +
+                      attr("division", "reciprocal")}};
 }
 
 /// Every combination of the table for every family (not yet verified).
@@ -198,6 +211,7 @@ std::vector<Case> enumerate() {
   if (wanted("quantize"))
     for (const auto &code : t.codeTypes)
       for (const auto &scale : t.scaleAlgorithms)
+       for (const StoredScale &stored : scaleTypesOf(scale))
         for (const auto &inf : t.infPolicies)
           for (const auto &rnd : t.roundings)
             for (const auto &nan : t.nanElements)
@@ -219,6 +233,7 @@ std::vector<Case> enumerate() {
                                           attr("nan_element", nan) +
                                           attr("underflow", under) +
                                           attr("product", prod) +
+                                          stored.words +
                                           attr("layout", layout);
                           c.dynamic = mode == 0;
                           std::vector<Shape> shapes = runShapes(rank, axis, block);
@@ -227,6 +242,7 @@ std::vector<Case> enumerate() {
                           else if (mode == 2)
                             shapes = {shapes[2]};
                           c.attrs = a + " : " + src + " -> " + code +
+                                    (stored.type == "f32" ? ", f32" : "") +
                                     modeLabel(mode);
                           for (const Shape &s : shapes)
                             c.runs.push_back({{Data::Source, src, s}});
@@ -242,7 +258,7 @@ std::vector<Case> enumerate() {
                             std::string in = tensor(x, src, dyn);
                             std::string q = tensor(x, code, dyn);
                             std::string sc =
-                                tensor(s, scaleTypeOf(scale), dyn, keep);
+                                tensor(s, stored.type, dyn, keep);
                             return "func.func @f(%x: " + in + ") -> (" + q +
                                    ", " + sc + ") {\n  %q, %s = mxq.quantize "
                                    "%x " + a + " : " + in + " -> " + q + ", " +
