@@ -41,10 +41,6 @@ static std::string shapeStr(const std::vector<int64_t> &shape) {
   return shapeToString(shape);
 }
 
-static SourceType sourceType(Type t) {
-  return t.isF16() ? SourceType::F16
-                   : (t.isBF16() ? SourceType::BF16 : SourceType::F32);
-}
 
 static bool isByteType(Type t) {
   return dialect::getElementFormat(t).has_value() || isa<Float8E8M0FNUType>(t);
@@ -325,7 +321,7 @@ private:
             o.amaxFloor = floor.getValue().convertToFloat();
           o.pow2 = q.getPow2();
           o.division = dialect::toSupport(q.getDivision());
-          o.source = sourceType(in.elementType);
+          o.source = dialect::getSourceType(in.elementType);
           ref::Quantized r = ref::quantize(in.values, in.shape, o);
           return bind(op, q.getCodes(), codes(r.codes, r.codesShape)) &&
                  bind(op, q.getScales(),
@@ -360,7 +356,7 @@ private:
                                 dialect::toSupport(d.getScaleLayout()),
                                 *dialect::getElementFormat(c.elementType));
           }
-          SourceType t = sourceType(d.getResult().getType().getElementType());
+          SourceType t = dialect::getSourceType(d.getResult().getType().getElementType());
           bool saturate = d.getCast() == dialect::ResultCast::saturate;
           for (float &v : y)
             v = saturate ? ref::saturateToSource(t, v)
@@ -414,7 +410,7 @@ private:
             smooth = &s.values;
           }
           ref::TwoLevelQuantized r = ref::twoLevelQuantize(
-              in.values, in.shape, sourceType(in.elementType), smooth,
+              in.values, in.shape, dialect::getSourceType(in.elementType), smooth,
               dialect::toSupport(t.getRounding()),
               dialect::toSupport(t.getNanElement()),
               dialect::toSupport(t.getDivDenormals()));
@@ -429,7 +425,7 @@ private:
           if (!checkParams(op, in, {&s, &z}, f.getAxis()))
             return false;
           std::vector<float> y = ref::fakeQuant(
-              in.values, in.shape, sourceType(in.elementType), s.values,
+              in.values, in.shape, dialect::getSourceType(in.elementType), s.values,
               z.values, *dialect::getElementFormat(f.getFormat()),
               f.getQuantMin().convertToFloat(),
               f.getQuantMax().convertToFloat(), f.getAxis());

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mxq/Reference/Reference.h"
+#include "Rows.h"
 
 #include <gtest/gtest.h>
 
@@ -51,9 +52,7 @@ QuantizeOptions te(bool pow2, float eps = 0.0f,
 
 /// One row of 128: `head` first, zeros after.
 std::vector<float> row(std::initializer_list<float> head) {
-  std::vector<float> x(128, 0.0f);
-  std::copy(head.begin(), head.end(), x.begin());
-  return x;
+  return test::rowOf(128, head);
 }
 } // namespace
 

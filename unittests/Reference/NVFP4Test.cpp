@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mxq/Reference/Reference.h"
+#include "Rows.h"
 
 #include <gtest/gtest.h>
 
@@ -34,9 +35,7 @@ QuantizeOptions nvfp4(ScaleAlgorithm a, std::vector<float> outer = {}) {
 
 /// One row of 16: `head` first, zeros after.
 std::vector<float> row(std::initializer_list<float> head) {
-  std::vector<float> x(16, 0.0f);
-  std::copy(head.begin(), head.end(), x.begin());
-  return x;
+  return test::rowOf(16, head);
 }
 } // namespace
 

@@ -91,16 +91,13 @@ struct BlockPolicies {
                     dialect::toSupport(op.getUnderflow())};
     if constexpr (std::is_same_v<Op, dialect::QuantizeOp>) {
       if (op.getScales().getType().getElementType().isF32()) {
-        Type in = op.getInput().getType().getElementType();
         p.f32 = num::F32ScaleRule{
             p.algorithm,
             p.format,
             op.getAmaxFloor() ? op.getAmaxFloor()->convertToFloat() : 0.0f,
             op.getPow2(),
             dialect::toSupport(op.getDivision()),
-            in.isF16()    ? ::mxq::SourceType::F16
-            : in.isBF16() ? ::mxq::SourceType::BF16
-                          : ::mxq::SourceType::F32};
+            dialect::getSourceType(op.getInput().getType().getElementType())};
       }
     }
     return p;

@@ -37,10 +37,6 @@ enum class ScaleAlgorithm : uint32_t {
 constexpr bool isE4M3Scale(ScaleAlgorithm a) {
   return a == ScaleAlgorithm::Encode || a == ScaleAlgorithm::Decode;
 }
-/// The element type of block scales: an E8M0 byte (MX), an E4M3 byte under
-/// an fp32 outer scale (NVFP4), or an fp32 value (blockwise FP8: DeepSeek,
-/// DeepGEMM, TransformerEngine's Float8BlockScaling).
-enum class ScaleType : uint8_t { E8M0, E4M3, F32 };
 /// How fp32 block scales divide (values match `Division`): `Exact` divides
 /// (amax / max, x / s: DeepSeek), `Reciprocal` multiplies by the fp32
 /// reciprocal (amax * fl32(1/max), x * fl32(1/s): DeepGEMM, PyTorch's

@@ -492,9 +492,7 @@ Value saturateTo(OpBuilder &b, Location loc, Value v, Type elt) {
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
   Value r = roundTo(b, loc, arith::SelectOp::create(b, loc, isNaN, zero, v),
                     elt);
-  float max = ::mxq::sourceMaxFinite(elt.isF16()    ? ::mxq::SourceType::F16
-                                     : elt.isBF16() ? ::mxq::SourceType::BF16
-                                                    : ::mxq::SourceType::F32);
+  float max = ::mxq::sourceMaxFinite(dialect::getSourceType(elt));
   Value bits = arith::BitcastOp::create(
       b, loc, shapedLike(v.getType(), b.getI32Type()), r);
   Value sign = arith::AndIOp::create(

@@ -111,14 +111,10 @@ std::optional<::mxq::ElementFormat> mlir::mxq::getElementFormat(Type type) {
   return std::nullopt;
 }
 
-std::optional<::mxq::ScaleType> mlir::mxq::getScaleType(Type type) {
-  if (isa<Float8E8M0FNUType>(type))
-    return ::mxq::ScaleType::E8M0;
-  if (isa<Float8E4M3FNType>(type))
-    return ::mxq::ScaleType::E4M3;
-  if (type.isF32())
-    return ::mxq::ScaleType::F32;
-  return std::nullopt;
+::mxq::SourceType mlir::mxq::getSourceType(Type type) {
+  return type.isF16()    ? ::mxq::SourceType::F16
+         : type.isBF16() ? ::mxq::SourceType::BF16
+                         : ::mxq::SourceType::F32;
 }
 
 Type mlir::mxq::getElementType(MLIRContext *ctx, ::mxq::ElementFormat format) {

@@ -61,8 +61,8 @@ inline ::mxq::DivDenormals toSupport(DivDenormals v) {
 inline ::mxq::Division toSupport(Division v) {
   return static_cast<::mxq::Division>(v);
 }
-/// The kind of a block-scale element type (f8E8M0FNU, f8E4M3FN, f32).
-std::optional<::mxq::ScaleType> getScaleType(Type type);
+/// The source type of a wide float type (f32, f16, bf16; f32 for any other).
+::mxq::SourceType getSourceType(Type type);
 
 } // namespace mlir::mxq
 
