@@ -1,12 +1,15 @@
 //===- ParallelizeLoops.cpp - block loops to scf.parallel -----------------===//
+//
+// Shared by every target that runs blocks in parallel (the CPU's OpenMP
+// loops, the NVIDIA target's kernels): it only rewrites the loops
+// convert-mxq-to-loops marked, and names no target.
+//
+//===----------------------------------------------------------------------===//
 #include "mxq/Conversion/Passes.h"
 #include "mxq/Transforms/Passes.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -47,98 +50,9 @@ SmallVector<scf::ForOp> perfectNest(scf::ForOp outer) {
   return nest;
 }
 
-/// Whether `op` or an op nested in it has a memref operand (other than
-/// asking for its sizes): the code a kernel must run.
-bool touchesMemory(Operation *op) {
-  WalkResult r = op->walk([](Operation *nested) {
-    if (isa<memref::DimOp, memref::ExtractStridedMetadataOp>(nested))
-      return WalkResult::advance();
-    for (Value v : nested->getOperands())
-      if (isa<MemRefType>(v.getType()))
-        return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return r.wasInterrupted();
-}
-
-/// Ops that stay in host code and end a straight-line run.
-bool endsRun(Operation *op) {
-  // A gpu.launch (or an op holding one) is a kernel already: wrapping it
-  // would nest launches.
-  if (op->getNumRegions() &&
-      op->walk([](gpu::LaunchOp) { return WalkResult::interrupt(); })
-          .wasInterrupted())
-    return true;
-  return isa<scf::ParallelOp, memref::AllocOp, memref::AllocaOp,
-             memref::DeallocOp>(op) ||
-         op->hasTrait<OpTrait::IsTerminator>();
-}
-
-/// Wraps `run` (consecutive ops of one block) in a one-iteration
-/// scf.parallel, from its first to its last op that touches memory; ops of
-/// that range whose results are used after it must be side-effect free and
-/// are hoisted above it. Returns false (and changes nothing) otherwise.
-bool wrapRun(ArrayRef<Operation *> run, IRRewriter &rewriter) {
-  auto first = llvm::find_if(run, touchesMemory);
-  if (first == run.end())
-    return true;
-  auto last = llvm::find_if(llvm::reverse(run), touchesMemory);
-  ArrayRef<Operation *> range(first, last.base());
-  llvm::SmallPtrSet<Operation *, 32> inRange(range.begin(), range.end());
-  SmallVector<Operation *> hoisted;
-  llvm::SmallPtrSet<Operation *, 32> hoistedSet;
-  for (Operation *op : range) {
-    bool usedAfter = llvm::any_of(op->getUsers(), [&](Operation *user) {
-      Operation *top = op->getBlock()->findAncestorOpInBlock(*user);
-      return !top || !inRange.contains(top);
-    });
-    if (!usedAfter)
-      continue;
-    if (!isMemoryEffectFree(op) || op->getNumRegions() != 0)
-      return false;
-    // Its operands must be available above the range too.
-    for (Value v : op->getOperands())
-      if (Operation *def = v.getDefiningOp())
-        if (inRange.contains(def) && !hoistedSet.contains(def))
-          return false;
-    hoisted.push_back(op);
-    hoistedSet.insert(op);
-  }
-  Operation *front = range.front();
-  for (Operation *op : hoisted)
-    op->moveBefore(front);
-  rewriter.setInsertionPoint(front);
-  Location loc = front->getLoc();
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  auto parallel = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
-                                          ValueRange{one}, ValueRange{one});
-  Operation *terminator = parallel.getBody()->getTerminator();
-  for (Operation *op : range)
-    if (!hoistedSet.contains(op))
-      op->moveBefore(terminator);
-  return true;
-}
-
 struct MXQParallelizeLoops
     : ::mxq::impl::MXQParallelizeLoopsBase<MXQParallelizeLoops> {
   using MXQParallelizeLoopsBase::MXQParallelizeLoopsBase;
-
-  void wrapStraightLineCode(IRRewriter &rewriter) {
-    for (Region &region : getOperation()->getRegions())
-      for (Block &block : region) {
-        SmallVector<SmallVector<Operation *>> runs(1);
-        for (Operation &op : block) {
-          if (endsRun(&op)) {
-            runs.emplace_back();
-            continue;
-          }
-          runs.back().push_back(&op);
-        }
-        for (auto &run : runs)
-          (void)wrapRun(run, rewriter);
-      }
-  }
 
   void runOnOperation() override {
     SmallVector<scf::ForOp> roots;
@@ -225,8 +139,6 @@ struct MXQParallelizeLoops
       (void)parallel;
       rewriter.eraseOp(root);
     }
-    if (wrapStraightLine)
-      wrapStraightLineCode(rewriter);
   }
 };
 

@@ -19,6 +19,28 @@ class NativeConverts;
 
 namespace mxq {
 
+/// How the shared expansion lowers `dual_quantize`: a choice of the target
+/// (its registers and memory), which its LoopsTarget states.
+enum class DualQuantizeForm {
+  /// One loop over 32 x 32 tiles: each tile's rows read from cache by three
+  /// row loops, its column codes transposed in registers (a CPU core's
+  /// vector registers and caches).
+  Tiles,
+  /// A row-wise and a column-wise quantize and a transpose of the column
+  /// codes (what a GPU thread can hold).
+  TwoQuantizes,
+};
+
+/// What the shared expansion needs to know of the target it lowers for.
+/// Each target's folder fills one in; shared code reads it and never names
+/// a target.
+struct LoopsTarget {
+  /// The target's conversion instructions where they are exact (see
+  /// numerics::NativeConverts); null: integer IR throughout.
+  std::shared_ptr<const numerics::NativeConverts> native;
+  DualQuantizeForm dualForm = DualQuantizeForm::Tiles;
+};
+
 #define GEN_PASS_DECL
 #include "mxq/Conversion/Passes.h.inc"
 
@@ -31,30 +53,22 @@ constexpr const char *kParallelLoopAttr = "mxq.parallel";
 constexpr const char *kParallelPairsAttr = "mxq.parallel_pairs";
 
 /// Patterns that expand every mxq op into loops, vectors and exact integer
-/// numerics on tensors (the body of convert-mxq-to-loops). With `native`,
-/// the numerics use the target's conversion instructions where they are
-/// exact (see numerics::NativeConverts); without, integer IR throughout.
-/// With `tileDual`, dual_quantize becomes one loop over 32 x 32 tiles (each
-/// tile's rows read from cache by three row loops, its column codes
-/// transposed in registers: right for a CPU core's vector registers and
-/// caches); without, a row-wise and a column-wise quantize and a transpose
-/// of the column codes (what a GPU thread can hold).
-void populateMXQToLoopsPatterns(
-    mlir::RewritePatternSet &patterns,
-    std::shared_ptr<const numerics::NativeConverts> native = nullptr,
-    bool tileDual = true);
+/// numerics on tensors (the body of convert-mxq-to-loops), for `target`:
+/// its native converts where they are exact, its form of dual_quantize.
+/// The default is a target without native converts that takes the tiled
+/// dual (the generic pass's).
+void populateMXQToLoopsPatterns(mlir::RewritePatternSet &patterns,
+                                const LoopsTarget &target = {});
 
 /// The body of convert-mxq-to-loops (and of a target's variant of it, with
-/// its `native` converts and its own patterns, `targetPatterns`, which add
+/// its LoopsTarget and its own patterns, `targetPatterns`, which add
 /// theirs with a higher benefit to take the ops they map themselves):
 /// applies the patterns to `root` and fails with a diagnostic on any mxq op
 /// left. It only rewrites: no folding or region simplification (the
 /// pipelines canonicalize next; the greedy driver's folding of every op it
 /// created was two thirds of this pass's time).
 llvm::LogicalResult convertMXQToLoops(
-    mlir::Operation *root,
-    std::shared_ptr<const numerics::NativeConverts> native,
-    bool tileDual = true,
+    mlir::Operation *root, const LoopsTarget &target,
     llvm::function_ref<void(mlir::RewritePatternSet &)> targetPatterns = {});
 
 /// TOSA 1.1's MXFP casts as mxq ops (the body of convert-tosa-to-mxq):

@@ -22,9 +22,18 @@ def ConvertMXQToLoops : Pass<"convert-mxq-to-loops", "::mlir::ModuleOp"> {
     `mxq::convertMXQToLoops` and `mxq::numerics::NativeConverts`.
   }];
   let options = [
-    Option<"tileDual", "tile-dual", "bool", /*default=*/"true",
-           "lower dual_quantize as one loop over 32 x 32 tiles (false: two "
-           "quantizes and a transpose)">,
+    Option<"dualForm", "dual-form", "::mxq::DualQuantizeForm",
+           /*default=*/"::mxq::DualQuantizeForm::Tiles",
+           "how dual_quantize is lowered (a target's own pass states its "
+           "form in its LoopsTarget)",
+           [{::llvm::cl::values(
+             clEnumValN(::mxq::DualQuantizeForm::Tiles, "tiles",
+                        "one loop over 32 x 32 tiles, column codes "
+                        "transposed in registers"),
+             clEnumValN(::mxq::DualQuantizeForm::TwoQuantizes,
+                        "two-quantizes",
+                        "a row-wise and a column-wise quantize and a "
+                        "transpose of the column codes"))}]>,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",

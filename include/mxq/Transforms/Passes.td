@@ -53,21 +53,10 @@ def MXQParallelizeLoops
     disjoint codes and scales) and that carries no values into one
     `scf.parallel`, which upstream passes tile and map to GPU blocks and
     threads (`scf-parallel-loop-tiling`, `gpu-map-parallel-loops`,
-    `convert-parallel-loops-to-gpu`).
-
-    With `wrap-straight-line`, code that reads or writes memory outside any
-    loop (what is left when canonicalization folds one-iteration block
-    loops, e.g. a tensor that is a single block) is wrapped in a
-    one-iteration `scf.parallel` too, so that a target whose parallel loops
-    become kernels runs it on the device like every other block. Values it
-    defines that are used after it must be free of side effects (they are
-    hoisted); otherwise the code is left as it is.
+    `convert-parallel-loops-to-gpu`) or run on a CPU's threads. It only
+    rewrites loops; what a target does with code outside them is its own
+    (the NVIDIA pipeline's `mxq-wrap-straight-line-in-kernels`).
   }];
-  let options = [
-    Option<"wrapStraightLine", "wrap-straight-line", "bool", "false",
-           "wrap memory accesses outside any loop in a one-iteration "
-           "scf.parallel">
-  ];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 

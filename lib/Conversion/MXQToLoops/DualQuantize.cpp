@@ -360,9 +360,9 @@ struct DualQuantizeLowering : NumericsPattern<dialect::DualQuantizeOp> {
 
 void populateDualQuantizeLowering(
     RewritePatternSet &patterns,
-    std::shared_ptr<const num::NativeConverts> native, bool tiled) {
+    std::shared_ptr<const num::NativeConverts> native, DualQuantizeForm form) {
   patterns.add<DualQuantizeLowering>(patterns.getContext(), native);
-  if (tiled)
+  if (form == DualQuantizeForm::Tiles)
     patterns.add<DualQuantizeTiled>(patterns.getContext(), native);
 }
 

@@ -97,7 +97,7 @@ void populateQuantizeLowering(RewritePatternSet &patterns,
 void populateDequantizeLowering(RewritePatternSet &patterns);
 void populateDualQuantizeLowering(
     RewritePatternSet &patterns,
-    std::shared_ptr<const num::NativeConverts> native, bool tiled);
+    std::shared_ptr<const num::NativeConverts> native, DualQuantizeForm form);
 void populateTwoLevelQuantizeLowering(
     RewritePatternSet &patterns,
     std::shared_ptr<const num::NativeConverts> native);

@@ -27,7 +27,9 @@ struct ConvertMXQToLoops
     : ::mxq::impl::ConvertMXQToLoopsBase<ConvertMXQToLoops> {
   using ConvertMXQToLoopsBase::ConvertMXQToLoopsBase;
   void runOnOperation() override {
-    if (failed(::mxq::convertMXQToLoops(getOperation(), nullptr, tileDual)))
+    ::mxq::LoopsTarget target;
+    target.dualForm = dualForm;
+    if (failed(::mxq::convertMXQToLoops(getOperation(), target)))
       signalPassFailure();
   }
 };
@@ -35,11 +37,10 @@ struct ConvertMXQToLoops
 } // namespace
 
 llvm::LogicalResult(::mxq::convertMXQToLoops)(
-    Operation *root, std::shared_ptr<const numerics::NativeConverts> native,
-    bool tileDual,
+    Operation *root, const LoopsTarget &target,
     llvm::function_ref<void(RewritePatternSet &)> targetPatterns) {
   RewritePatternSet patterns(root->getContext());
-  populateMXQToLoopsPatterns(patterns, std::move(native), tileDual);
+  populateMXQToLoopsPatterns(patterns, target);
   if (targetPatterns)
     targetPatterns(patterns);
   // Only the rewrites: the pipelines canonicalize next, and folding every
@@ -60,12 +61,12 @@ llvm::LogicalResult(::mxq::convertMXQToLoops)(
   return failure(left.wasInterrupted());
 }
 
-void ::mxq::populateMXQToLoopsPatterns(
-    RewritePatternSet &patterns,
-    std::shared_ptr<const numerics::NativeConverts> native, bool tileDual) {
+void ::mxq::populateMXQToLoopsPatterns(RewritePatternSet &patterns,
+                                       const LoopsTarget &target) {
+  const auto &native = target.native;
   loops::populateQuantizeLowering(patterns, native);
   loops::populateDequantizeLowering(patterns);
-  loops::populateDualQuantizeLowering(patterns, native, tileDual);
+  loops::populateDualQuantizeLowering(patterns, native, target.dualForm);
   loops::populateTwoLevelQuantizeLowering(patterns, native);
   loops::populateFakeQuantLowering(patterns, native);
 }

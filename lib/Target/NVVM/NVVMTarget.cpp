@@ -59,11 +59,10 @@ void mxq::buildGPUPipeline(OpPassManager &pm,
   // block.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createMXQParallelizeLoops());
   // A tensor of one block has no block loop left (canonicalization folds
   // one-iteration loops): its code becomes a one-thread kernel too.
-  MXQParallelizeLoopsOptions parallelize;
-  parallelize.wrapStraightLine = true;
-  pm.addNestedPass<func::FuncOp>(createMXQParallelizeLoops(parallelize));
+  pm.addNestedPass<func::FuncOp>(nvvm::createMXQWrapStraightLineInKernels());
   pm.addNestedPass<func::FuncOp>(
       createParallelLoopTilingPass({1, 128}, /*noMinMaxBounds=*/true));
   pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
@@ -169,7 +168,8 @@ public:
         "mxq-gpu-pipeline",
         "Lower mxq ops to NVIDIA kernels and serialize them (PTX by "
         "default): mxq-check-nvgpu-target, convert-mxq-to-loops-nvvm, "
-        "one-shot-bufferize, mxq-parallelize-loops, scf-parallel-loop-tiling, "
+        "one-shot-bufferize, mxq-parallelize-loops, "
+        "mxq-wrap-straight-line-in-kernels, scf-parallel-loop-tiling, "
         "gpu-map-parallel-loops, convert-parallel-loops-to-gpu, "
         "gpu-kernel-outlining, nvvm-attach-target, convert-gpu-to-nvvm, "
         "gpu-to-llvm, gpu-module-to-binary (see mxq::buildGPUPipeline)",

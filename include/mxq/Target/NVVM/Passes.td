@@ -89,6 +89,25 @@ def MXQAlignVectorAccesses
   let dependentDialects = ["::mlir::vector::VectorDialect"];
 }
 
+def MXQWrapStraightLineInKernels
+    : Pass<"mxq-wrap-straight-line-in-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Put memory accesses outside any parallel loop into a one-iteration scf.parallel";
+  let description = [{
+    Runs after `mxq-parallelize-loops` in the NVIDIA pipeline, whose
+    parallel loops become kernels. Code that reads or writes memory outside
+    any loop (what is left when canonicalization folds one-iteration block
+    loops, e.g. a tensor that is a single block) is wrapped in a
+    one-iteration `scf.parallel`, so that it runs on the device (as a
+    one-thread kernel) like every other block instead of touching device
+    buffers from the host. A run of such code ends at an allocation, a
+    deallocation, an `scf.parallel`, a `gpu.launch` (or an op holding one)
+    and a terminator. Values the run defines that are used after it must be
+    free of side effects (they are hoisted above it); otherwise the run is
+    left as it is.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 def MXQGPUDeviceBuffers
     : Pass<"mxq-gpu-device-buffers", "::mlir::ModuleOp"> {
   let summary = "Allocate the buffers of host functions on the GPU";

@@ -23,13 +23,17 @@ struct ConvertMXQToLoopsNVVM
       getOperation()->emitError() << "convert-mxq-to-loops-nvvm: " << error;
       return signalPassFailure();
     }
-    std::shared_ptr<const ::mxq::numerics::NativeConverts> native =
-        ::mxq::makeNVVMConverts(*target);
+    // What the shared expansion is told of this target: the chip's exact
+    // converts, and the dual as two quantizes (a thread cannot hold the
+    // tiled form's 32 x 32 tile without spilling).
+    ::mxq::LoopsTarget loops;
+    loops.native = ::mxq::makeNVVMConverts(*target);
+    loops.dualForm = ::mxq::DualQuantizeForm::TwoQuantizes;
     if (failed(::mxq::convertMXQToLoops(
-            getOperation(), native, /*tileDual=*/false,
-            [&](RewritePatternSet &patterns) {
+            getOperation(), loops, [&](RewritePatternSet &patterns) {
               if (coalesced)
-                ::mxq::nvvm::populateCoalescedKernelPatterns(patterns, native);
+                ::mxq::nvvm::populateCoalescedKernelPatterns(patterns,
+                                                             loops.native);
             })))
       signalPassFailure();
   }
