@@ -939,6 +939,27 @@ float sqrtf_(float x) { return std::sqrt(x); }
 double sqrt_(double x) { return std::sqrt(x); }
 float fmaf_(float a, float b, float c) { return std::fma(a, b, c); }
 double fma_(double a, double b, double c) { return std::fma(a, b, c); }
+
+/// The host compiler's f32 -> bf16 helper (compiler-rt's and libgcc's
+/// `__truncsfbf2`). The emulated kernels hold no f32 -> bf16 conversion of
+/// their own; LLVM's x86 backend calls this where it moves a bf16 value
+/// through an f32 register (a bf16 vector's insertelement or phi), which
+/// on the GPU is a 16-bit move. So: round to nearest even (exact for what
+/// it is given, a bf16 widened), and a NaN keeps its top 16 bits, sign and
+/// payload, as the 16-bit move does (the library helper would set its
+/// quiet bit). The bf16 is returned in the low 16 bits of a float
+/// register, where the x86-64 and AArch64 ABIs return `__bf16`.
+float truncsfbf2_(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, 4);
+  uint32_t r = (u & 0x7FFFFFFFu) > 0x7F800000u
+                   ? u >> 16
+                   : (u + 0x7FFFu + ((u >> 16) & 1u)) >> 16;
+  r &= 0xFFFFu;
+  float out;
+  std::memcpy(&out, &r, 4);
+  return out;
+}
 } // namespace libdevice
 
 std::vector<std::pair<const char *, void *>> mxq::simt::symbols() {
@@ -970,7 +991,8 @@ std::vector<std::pair<const char *, void *>> mxq::simt::symbols() {
           NV(fminf, fminf_),         NV(fmin, fmin_),
           NV(copysignf, copysignf_), NV(copysign, copysign_),
           NV(sqrtf, sqrtf_),         NV(sqrt, sqrt_),
-          NV(fmaf, fmaf_),           NV(fma, fma_)};
+          NV(fmaf, fmaf_),           NV(fma, fma_),
+          {"__truncsfbf2", reinterpret_cast<void *>(&libdevice::truncsfbf2_)}};
 #undef NV
 #undef SYM
 #undef EMU
