@@ -5,7 +5,10 @@
 # ./fuzz-corpus/<target>, seeded with the regression inputs
 # (test/Fuzz/Inputs), the tests and the examples. Crash inputs land in
 # ./fuzz-corpus/crashes; keep each one in test/Fuzz/Inputs/<target> once it is
-# fixed. Prints one line per target: runs, seconds, result.
+# fixed (a structured one as the function and data it ran: rerun it with
+# MXQ_FUZZ_DUMP=test/Fuzz/Inputs/regressions/<case>, which writes f.mlir and
+# in<i>.npy, replayed on every target by the suite). Prints one line per
+# target: runs, seconds, result.
 #   scripts/fuzz.sh [npy|parse|structured ...]   (default: all three)
 #   RUNS=100000 MAX_TIME=600 scripts/fuzz.sh structured   (stop after 600 s)
 set -euo pipefail

@@ -4,11 +4,17 @@
 // fuzz target is still an executable: it runs LLVMFuzzerTestOneInput on
 // every file named (or in a directory named), which replays a corpus and
 // the crash reproducers, and with -runs=N on N inputs of random bytes
-// (-seed=S, -max_len=L), the bounded run of the test suite. Other
-// libFuzzer flags are accepted and ignored, so one command line serves
-// both builds.
+// (-seed=S, -max_len=L), the bounded run of the test suite. A target with
+// its own mutator (LLVMFuzzerCustomMutator, as the structured one has)
+// gets libFuzzer's loop instead of fresh random bytes: each input is a
+// mutation of one run before (the replayed files, or the first random
+// input), made by that mutator, which calls LLVMFuzzerMutate (defined here:
+// byte flips, insertions, erasures and a new random tail). Other libFuzzer
+// flags are accepted and ignored, so one command line serves both builds.
+// The count is printed with the time and the rate.
 //
 //===----------------------------------------------------------------------===//
+#include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -27,6 +33,48 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 // A target's own flags, as libFuzzer hands them over (optional).
 extern "C" __attribute__((weak)) int LLVMFuzzerInitialize(int *argc,
                                                           char ***argv);
+extern "C" __attribute__((weak)) size_t
+LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t maxSize,
+                        unsigned seed);
+
+// The random source of a run (-seed=S), the mutator's too.
+static std::mt19937_64 &rng() {
+  static std::mt19937_64 r(1);
+  return r;
+}
+
+/// libFuzzer's basic mutator, as a custom mutator calls it: one change of
+/// `data` (at most `maxSize` bytes), the new size.
+extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size,
+                                   size_t maxSize) {
+  std::mt19937_64 &r = rng();
+  switch (size == 0 ? 1 : r() % 4) {
+  case 0: // a few bytes changed
+    for (size_t k = 1 + r() % 4; k > 0; --k)
+      data[r() % size] = uint8_t(r());
+    return size;
+  case 1: { // a new random tail from a random offset
+    size_t from = size == 0 ? 0 : r() % size;
+    size_t to = from + r() % (maxSize - from + 1);
+    for (size_t i = from; i < to; ++i)
+      data[i] = uint8_t(r());
+    return to;
+  }
+  case 2: { // a byte inserted
+    if (size >= maxSize)
+      return size;
+    size_t at = r() % (size + 1);
+    std::memmove(data + at + 1, data + at, size - at);
+    data[at] = uint8_t(r());
+    return size + 1;
+  }
+  default: { // a byte erased
+    size_t at = r() % size;
+    std::memmove(data + at, data + at + 1, size - at - 1);
+    return size - 1;
+  }
+  }
+}
 
 // The input being run, written to ./crash-standalone when the target aborts
 // (libFuzzer keeps its crash inputs the same way).
@@ -52,12 +100,24 @@ static void runOne(const uint8_t *data, size_t size) {
   LLVMFuzzerTestOneInput(data, size);
 }
 
+// What a custom mutator mutates: inputs run before (at most 256).
+static std::vector<std::vector<uint8_t>> pool;
+static void remember(std::vector<uint8_t> bytes) {
+  if (!LLVMFuzzerCustomMutator)
+    return;
+  if (pool.size() < 256)
+    pool.push_back(std::move(bytes));
+  else
+    pool[rng()() % pool.size()] = std::move(bytes);
+}
+
 static void runFile(const std::filesystem::path &path, size_t &count) {
   std::ifstream in(path, std::ios::binary);
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
                              std::istreambuf_iterator<char>());
   runOne(bytes.data(), bytes.size());
   ++count;
+  remember(std::move(bytes));
 }
 
 int main(int argc, char **argv) {
@@ -93,15 +153,32 @@ int main(int argc, char **argv) {
       }
     }
   }
-  std::mt19937_64 rng(seed);
+  rng().seed(seed);
+  auto start = std::chrono::steady_clock::now();
   std::vector<uint8_t> bytes;
   for (long r = 0; r < runs; ++r) {
-    bytes.resize(rng() % (maxLen + 1));
-    for (uint8_t &b : bytes)
-      b = uint8_t(rng());
+    if (LLVMFuzzerCustomMutator && !pool.empty()) {
+      bytes = pool[rng()() % pool.size()];
+      size_t size = bytes.size();
+      bytes.resize(std::max<size_t>(maxLen, size));
+      size = LLVMFuzzerCustomMutator(bytes.data(), size, bytes.size(),
+                                     unsigned(rng()()));
+      bytes.resize(size);
+    } else {
+      bytes.resize(rng()() % (maxLen + 1));
+      for (uint8_t &b : bytes)
+        b = uint8_t(rng()());
+    }
     runOne(bytes.data(), bytes.size());
     ++count;
+    remember(bytes);
   }
-  std::printf("%s: %zu inputs run, no crash\n", argv[0], count);
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  std::printf("%s: %zu inputs run, no crash (random ones: %ld in %.1f s, "
+              "%.0f a second)\n",
+              argv[0], count, runs, seconds,
+              seconds > 0 ? double(runs) / seconds : 0.0);
   return 0;
 }

@@ -1,15 +1,27 @@
-//===- StructuredFuzzer.cpp - well-typed mxq functions, CPU vs reference --===//
+//===- StructuredFuzzer.cpp - well-typed mxq functions vs the reference ---===//
 //
-// The fuzz input chooses an mxq function (op family, every attribute word
-// from the dialect's table, element types, rank, axis, block, shapes with
-// 0, 1, ragged and dynamic dimensions) and its data (edge bit patterns
-// included). A function the verifiers accept must compile for the target
-// (-target=cpu, the default, nvvm-emu or ascend; -chip=...), run, and give
-// the reference's bytes; anything else aborts with the function. With
-// -allow-refusals=1 a function the target refuses to compile or run, with a
-// diagnostic, is skipped (and counted), as mxq-sweep --allow-refusals does;
-// a wrong byte still aborts. Compiled functions are cached by their text
-// (dynamic dimensions make one compile serve many inputs).
+// The fuzz input is two parts. Its first kStructureBytes choose an mxq
+// function from a bounded space (op family, every attribute word from the
+// dialect's table, the stored-scale conventions with their own words,
+// element types, rank, axis, block, which dimensions are dynamic and the
+// sizes of the static ones): everything in the function's text. The rest is
+// its data: the sizes of the dynamic dimensions (0, 1, ragged, whole
+// blocks) and the elements (edge bit patterns: NaNs with payloads,
+// subnormals, infinities, saturating values). A function the verifiers
+// accept must compile for the target (-target=cpu, the default, nvvm-emu
+// or ascend; -chip=...), run, and give the reference's bytes; anything else
+// aborts with the function. With -allow-refusals=1 a function the target
+// refuses to compile or run, with a diagnostic, is skipped (and counted),
+// as mxq-sweep --allow-refusals does; a wrong byte still aborts.
+//
+// A function is parsed, verified and compiled once and cached by its text,
+// so that most executions are new data through a compiled function. The
+// mutator (LLVMFuzzerCustomMutator, which libFuzzer and the standalone
+// driver both call) changes only the data part of an input but once in
+// -new_function_every=N mutations (default 100), when it changes the
+// structure part alone, so that new functions keep arriving at a bounded
+// rate and the compiler is still fuzzed. Replaying an input is
+// deterministic: what it runs depends on its bytes alone.
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzCommon.h"
@@ -27,6 +39,8 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 
+#include <algorithm>
+#include <cmath>
 #include <list>
 #include <map>
 #include <memory>
@@ -42,13 +56,20 @@ struct Settings {
   ::mxq::TargetOptions options;
   bool allowRefusals = false;
   size_t refused = 0;
+  /// Distinct functions seen, and those compiled.
+  size_t structures = 0, compiled = 0;
+  /// One mutation in this many changes the function (-new_function_every=N).
+  unsigned newFunctionEvery = 100;
 };
 Settings &settings() {
   static auto &s = *new Settings();
   return s;
 }
 
-enum class Kind { Source, Codes, Scales, Step, ZeroPoint };
+/// The bytes that choose the function; the data follows them.
+constexpr size_t kStructureBytes = 32;
+
+enum class Kind { Source, Codes, Scales, Step, ZeroPoint, Outer };
 
 struct ArgSpec {
   Kind kind;
@@ -80,6 +101,14 @@ std::string dynType(const Shape &shape, const std::string &elt,
 
 const std::string kScale = "f8E8M0FNU";
 
+/// Where the choices come from: the structure bytes (which make the
+/// function's text) or the data bytes (which do not).
+struct Readers {
+  ::mxq::fuzz::Bytes &st; ///< the function: everything in its text
+  ::mxq::fuzz::Bytes &dt; ///< its data: dynamic sizes, elements
+  ::mxq::fuzz::Bytes &of(bool dynamic) { return dynamic ? dt : st; }
+};
+
 /// A dimension: small, ragged around the block, or whole blocks.
 int64_t dim(::mxq::fuzz::Bytes &in, int64_t block, bool alongAxis) {
   static const std::vector<int64_t> small = {0, 1, 1, 2, 3, 5, 7, 31, 33, 64};
@@ -97,14 +126,20 @@ int64_t dim(::mxq::fuzz::Bytes &in, int64_t block, bool alongAxis) {
   }
 }
 
-/// Keeps tensors small: the product of the shape stays at most 8192.
-void bound(Shape &shape) {
+/// Keeps tensors small: the product of the shape stays at most 8192. The
+/// static dimensions are bounded first, so that their sizes (which are in
+/// the function's text) never depend on the dynamic ones (which are data).
+void bound(Shape &shape, const std::vector<bool> &dynamic) {
   int64_t n = 1;
-  for (int64_t &d : shape) {
-    if (d > 0 && n * d > 8192)
-      d = 1;
-    n *= d == 0 ? 1 : d;
-  }
+  for (bool pass : {false, true})
+    for (size_t i = 0; i < shape.size(); ++i) {
+      if (dynamic[i] != pass)
+        continue;
+      int64_t &d = shape[i];
+      if (d > 0 && n * d > 8192)
+        d = 1;
+      n *= d == 0 ? 1 : d;
+    }
 }
 
 std::vector<bool> dynamics(::mxq::fuzz::Bytes &in, size_t rank) {
@@ -115,103 +150,164 @@ std::vector<bool> dynamics(::mxq::fuzz::Bytes &in, size_t rank) {
   return d;
 }
 
+/// A shape of `rank` whose dimension i is `pick(reader, i)`, taken from the
+/// structure bytes where it is static and from the data bytes where it is
+/// dynamic; `dynamic` is chosen first, by the structure.
+template <typename Pick>
+Shape shapeOf(Readers &r, size_t rank, std::vector<bool> &dynamic, Pick pick) {
+  dynamic = dynamics(r.st, rank);
+  Shape shape(rank);
+  for (size_t i = 0; i < rank; ++i)
+    shape[i] = pick(r.of(dynamic[i]), i);
+  bound(shape, dynamic);
+  return shape;
+}
+
 std::string word(const std::string &name, const std::string &value) {
   return " " + name + " = " + value;
 }
 
-/// Rank, axis, block and a shape with blocks along the axis (the bytes are
-/// taken in that order: the kept fuzz inputs depend on it).
-Shape blocked(::mxq::fuzz::Bytes &in, int64_t &rank, int64_t &axis,
-              int64_t &block) {
-  static const std::vector<int64_t> blocks = {32, 32, 32, 64, 96, 160, 1024};
-  rank = 1 + in.below(3);
-  axis = in.below(rank);
-  block = in.pick(blocks);
-  Shape shape(rank);
-  for (int64_t i = 0; i < rank; ++i)
-    shape[i] = dim(in, block, i == axis);
-  bound(shape);
-  return shape;
-}
+/// The scale element type and the words of a quantize's scale: E8M0 with
+/// the MX words, or (scale = encode | decode) NVFP4's E4M3 scales or
+/// blockwise FP8's f32 scales, each with the words it takes. Most
+/// combinations of random words are ones the verifiers reject; these are
+/// drawn so that the stored-scale conventions are reached at all.
+struct ScaleChoice {
+  std::string type = "f8E8M0FNU";
+  std::string words;   ///< after `scale = ...`
+  std::string outer;   ///< "", "scalar" or "line": NVFP4's outer operand
+  bool nvfp4() const { return type == "f8E4M3FN"; }
+  bool f32() const { return type == "f32"; }
+};
 
-bool generate(::mxq::fuzz::Bytes &in, Function &f) {
+bool generate(Readers &r, Function &f) {
   const auto &t = mlir::mxq::attributeSpace();
+  ::mxq::fuzz::Bytes &st = r.st;
   std::string body;
-  switch (in.below(6)) {
-  case 0: { // quantize
-    int64_t rank, axis, block;
-    Shape shape = blocked(in, rank, axis, block);
-    std::string src = in.pick(t.sourceTypes), elt = in.pick(t.codeTypes);
-    std::string layout = in.pick(t.scaleLayouts);
-    std::string tin = tensorType(shape, dynamics(in, rank), src);
-    std::string tq = dynType(shape, elt);
-    Shape sshape = shape;
-    size_t keep = 0;
-    if (layout == "pairs") {
-      sshape.push_back(2);
-      keep = 1;
-    } else if (layout == "swizzle_32_4_4") {
-      if (rank < 2)
-        return false;
-      sshape.assign(shape.begin(), shape.end() - 1);
+  switch (st.below(6)) {
+  case 0:
+  case 1: { // quantize, dequantize
+    bool quantize = st.flag();
+    static const std::vector<int64_t> blocks = {16, 32, 32, 64, 96, 128, 160,
+                                                1024};
+    int64_t rank = 1 + st.below(3);
+    int64_t axis = st.below(rank);
+    std::string algorithm = st.pick(t.scaleAlgorithms);
+    bool convention = algorithm == "encode" || algorithm == "decode";
+    ScaleChoice sc;
+    int64_t block = st.pick(blocks);
+    std::string elt, layout = "linear";
+    if (convention && st.flag()) { // NVFP4
+      sc.type = "f8E4M3FN";
+      block = 16;
+      elt = "f4E2M1FN";
+      layout = st.flag() ? "linear" : "swizzle_32_4_4";
+      uint8_t o = st.byte() % 3;
+      sc.outer = o == 0 && !(algorithm == "encode" && !quantize) ? ""
+                 : o == 1                                         ? "line"
+                                                                  : "scalar";
+    } else if (convention) { // blockwise FP8
+      sc.type = "f32";
+      elt = st.flag() ? "f8E4M3FN" : "f8E5M2";
+      static const std::vector<std::string> floors = {"", "1.0e-04",
+                                                      "1.0e-12", "0.0"};
+      std::string floor = st.pick(floors);
+      if (quantize) {
+        if (!floor.empty())
+          sc.words += " amax_floor = " + floor;
+        if (st.flag())
+          sc.words += " pow2";
+        if (algorithm == "decode" && st.flag())
+          sc.words += " division = reciprocal";
+      }
+    } else {
+      elt = st.pick(t.codeTypes);
+      layout = st.pick(t.scaleLayouts);
+      if (quantize)
+        sc.words = word("inf", st.pick(t.infPolicies)) +
+                   word("rounding", st.pick(t.roundings)) +
+                   word("nan_element", st.pick(t.nanElements)) +
+                   word("underflow", st.pick(t.underflows)) +
+                   word("product", st.pick(t.products));
     }
-    std::string ts = dynType(sshape, kScale, keep);
-    body = "%q, %s = mxq.quantize %a0 axis = " + std::to_string(axis) +
-           " block = " + std::to_string(block) +
-           word("scale", in.pick(t.scaleAlgorithms)) +
-           word("inf", in.pick(t.infPolicies)) +
-           word("rounding", in.pick(t.roundings)) +
-           word("nan_element", in.pick(t.nanElements)) +
-           word("underflow", in.pick(t.underflows)) +
-           word("product", in.pick(t.products)) + word("layout", layout) +
-           " : " + tin + " -> " + tq + ", " + ts;
-    f.args = {{Kind::Source, src, shape}};
-    f.text = "func.func @f(%a0: " + tin + ") -> (" + tq + ", " + ts + ") {\n  " +
-             body + "\n  return %q, %s : " + tq + ", " + ts + "\n}\n";
-    return true;
-  }
-  case 1: { // dequantize
-    int64_t rank, axis, block;
-    Shape shape = blocked(in, rank, axis, block);
-    std::string elt = in.pick(t.codeTypes), res = in.pick(t.sourceTypes);
-    std::string layout = in.pick(t.scaleLayouts);
+    std::string wide = st.pick(t.sourceTypes);
+    std::string cast = quantize ? "" : word("cast", st.pick(t.resultCasts));
+    std::vector<bool> dyn;
+    Shape shape = shapeOf(r, rank, dyn, [&](::mxq::fuzz::Bytes &in, size_t i) {
+      return dim(in, block, int64_t(i) == axis);
+    });
     auto l = mlir::mxq::symbolizeScaleLayout(layout);
     Shape sshape;
     std::string err;
     if (!::mxq::scaleShape(shape, axis, block,
                            static_cast<::mxq::ScaleLayout>(*l), sshape, err))
       return false;
-    std::string tq = tensorType(shape, dynamics(in, rank), elt);
-    std::string ts = dynType(sshape, kScale, layout == "pairs" ? 1 : 0);
-    std::string ty = dynType(shape, res);
-    body = "%y = mxq.dequantize %a0, %a1 axis = " + std::to_string(axis) +
-           " block = " + std::to_string(block) + word("layout", layout) +
-           word("cast", in.pick(t.resultCasts)) + " : " + tq + ", " + ts +
-           " -> " + ty;
-    f.args = {{Kind::Codes, elt, shape}, {Kind::Scales, kScale, sshape}};
-    f.text = "func.func @f(%a0: " + tq + ", %a1: " + ts + ") -> " + ty +
-             " {\n  " + body + "\n  return %y : " + ty + "\n}\n";
+    std::string ts = dynType(sshape, sc.type, layout == "pairs" ? 1 : 0);
+    // The outer operand: rank 0, or one value per line (the data's shape
+    // without the axis).
+    Shape oshape;
+    std::string to, outerText;
+    if (!sc.outer.empty()) {
+      if (sc.outer == "line") {
+        oshape = shape;
+        oshape.erase(oshape.begin() + axis);
+      }
+      to = dynType(oshape, "f32");
+      outerText = " outer(%o : " + to + ")";
+    }
+    std::string head = " axis = " + std::to_string(axis) +
+                       " block = " + std::to_string(block);
+    if (quantize) {
+      std::string tin = tensorType(shape, dyn, wide), tq = dynType(shape, elt);
+      body = "%q, %s = mxq.quantize %a0" + outerText + head +
+             word("scale", algorithm) + sc.words + word("layout", layout) +
+             " : " + tin + " -> " + tq + ", " + ts;
+      f.args = {{Kind::Source, wide, shape}};
+      std::string params = "%a0: " + tin;
+      if (!sc.outer.empty()) {
+        f.args.push_back({Kind::Outer, "f32", oshape});
+        params += ", %o: " + to;
+      }
+      f.text = "func.func @f(" + params + ") -> (" + tq + ", " + ts +
+               ") {\n  " + body + "\n  return %q, %s : " + tq + ", " + ts +
+               "\n}\n";
+      return true;
+    }
+    std::string tq = tensorType(shape, dyn, elt), ty = dynType(shape, wide);
+    std::string scaleWord = sc.nvfp4() ? word("scale", algorithm) : "";
+    body = "%y = mxq.dequantize %a0, %a1" + outerText + head + scaleWord +
+           word("layout", layout) + cast + " : " + tq + ", " + ts + " -> " +
+           ty;
+    f.args = {{Kind::Codes, elt, shape},
+              {sc.f32() ? Kind::Source : Kind::Scales, sc.type, sshape}};
+    std::string params = "%a0: " + tq + ", %a1: " + ts;
+    if (!sc.outer.empty()) {
+      f.args.push_back({Kind::Outer, "f32", oshape});
+      params += ", %o: " + to;
+    }
+    f.text = "func.func @f(" + params + ") -> " + ty + " {\n  " + body +
+             "\n  return %y : " + ty + "\n}\n";
     return true;
   }
   case 2: { // dual_quantize
-    int64_t rank = 2 + in.below(2);
-    Shape shape(rank);
-    for (int64_t i = 0; i < rank; ++i)
-      shape[i] = dim(in, 32, i >= rank - 2);
-    bound(shape);
-    std::string src = in.pick(t.sourceTypes), elt = in.pick(t.codeTypes);
-    std::string tin = tensorType(shape, dynamics(in, rank), src);
+    int64_t rank = 2 + st.below(2);
+    std::vector<bool> dyn;
+    Shape shape = shapeOf(r, rank, dyn, [&](::mxq::fuzz::Bytes &in, size_t i) {
+      return dim(in, 32, int64_t(i) >= rank - 2);
+    });
+    std::string src = st.pick(t.sourceTypes), elt = st.pick(t.codeTypes);
+    std::string tin = tensorType(shape, dyn, src);
     Shape t1 = shape;
     std::swap(t1[rank - 1], t1[rank - 2]);
     Shape sshape(shape.begin(), shape.end() - 1);
     std::string tq0 = dynType(shape, elt), tq1 = dynType(t1, elt);
     std::string ts = dynType(sshape, kScale);
     body = "%q0, %s0, %q1, %s1 = mxq.dual_quantize %a0" +
-           word("scale", in.pick(t.scaleAlgorithms)) +
-           word("inf", in.pick(t.infPolicies)) +
-           word("rounding", in.pick(t.roundings)) +
-           word("nan_element", in.pick(t.nanElements)) +
-           word("underflow", in.pick(t.underflows)) + " : " + tin + " -> " +
+           word("scale", st.pick(t.scaleAlgorithms)) +
+           word("inf", st.pick(t.infPolicies)) +
+           word("rounding", st.pick(t.roundings)) +
+           word("nan_element", st.pick(t.nanElements)) +
+           word("underflow", st.pick(t.underflows)) + " : " + tin + " -> " +
            tq0 + ", " + ts + ", " + tq1 + ", " + ts;
     std::string res = tq0 + ", " + ts + ", " + tq1 + ", " + ts;
     f.args = {{Kind::Source, src, shape}};
@@ -220,18 +316,17 @@ bool generate(::mxq::fuzz::Bytes &in, Function &f) {
     return true;
   }
   case 3: { // two_level_quantize
-    int64_t rank = 1 + in.below(3);
-    Shape shape(rank);
+    int64_t rank = 1 + st.below(3);
     static const std::vector<int64_t> lasts = {2, 30, 64, 100, 512, 514, 1030};
-    for (int64_t i = 0; i + 1 < rank; ++i)
-      shape[i] = dim(in, 32, false);
-    shape[rank - 1] = in.pick(lasts);
-    bound(shape);
+    std::vector<bool> dyn;
+    Shape shape = shapeOf(r, rank, dyn, [&](::mxq::fuzz::Bytes &in, size_t i) {
+      return int64_t(i) + 1 < rank ? dim(in, 32, false) : in.pick(lasts);
+    });
     if (shape[rank - 1] % 2)
       return false;
-    std::string src = in.flag() ? "bf16" : "f16";
-    std::string tin = tensorType(shape, dynamics(in, rank), src);
-    bool smooth = in.flag();
+    std::string src = st.flag() ? "bf16" : "f16";
+    std::string tin = tensorType(shape, dyn, src);
+    bool smooth = st.flag();
     Shape l1 = shape;
     l1.push_back(2);
     std::string ty = dynType(shape, "f4E2M1FN"), t0 = dynType(shape, "f32"),
@@ -239,9 +334,9 @@ bool generate(::mxq::fuzz::Bytes &in, Function &f) {
     std::string tsm = "tensor<?x" + src + ">";
     body = "%y, %l0, %l1 = mxq.two_level_quantize %a0" +
            std::string(smooth ? " smooth %a1" : "") +
-           word("rounding", in.pick(t.roundings)) +
-           word("nan_element", in.pick(t.nanElements)) +
-           word("div_denormals", in.pick(t.divDenormals)) + " : " + tin +
+           word("rounding", st.pick(t.roundings)) +
+           word("nan_element", st.pick(t.nanElements)) +
+           word("div_denormals", st.pick(t.divDenormals)) + " : " + tin +
            (smooth ? ", " + tsm : "") + " -> " + ty + ", " + t0 + ", " + t1;
     f.args = {{Kind::Source, src, shape}};
     if (smooth)
@@ -253,20 +348,20 @@ bool generate(::mxq::fuzz::Bytes &in, Function &f) {
     return true;
   }
   default: { // fake_quant and its gradient
-    bool grad = in.flag();
-    int64_t rank = 1 + in.below(3);
-    Shape shape(rank);
-    for (int64_t i = 0; i < rank; ++i)
-      shape[i] = dim(in, 32, false);
-    bound(shape);
-    std::string src = in.pick(t.sourceTypes);
-    std::string tin = tensorType(shape, dynamics(in, rank), src);
+    bool grad = st.flag();
+    int64_t rank = 1 + st.below(3);
+    std::vector<bool> dyn;
+    Shape shape = shapeOf(r, rank, dyn, [&](::mxq::fuzz::Bytes &in, size_t) {
+      return dim(in, 32, false);
+    });
+    std::string src = st.pick(t.sourceTypes);
+    std::string tin = tensorType(shape, dyn, src);
     static const std::vector<std::pair<const char *, const char *>> ranges = {
         {"-448.0", "448.0"}, {"-57344.0", "57344.0"}, {"-240.0", "240.0"},
         {"0.0", "448.0"},    {"-1.0", "1.0"},         {"-0.125", "3.5"}};
-    auto [qmin, qmax] = in.pick(ranges);
-    bool perChannel = in.flag();
-    int64_t axis = in.below(rank);
+    auto [qmin, qmax] = st.pick(ranges);
+    bool perChannel = st.flag();
+    int64_t axis = st.below(rank);
     Shape pshape = {perChannel ? shape[axis] : 1};
     std::string tp = perChannel ? "tensor<?xf32>" : "tensor<1xf32>";
     std::string axisText = perChannel ? " axis = " + std::to_string(axis) : "";
@@ -281,7 +376,7 @@ bool generate(::mxq::fuzz::Bytes &in, Function &f) {
                "\n}\n";
       return true;
     }
-    std::string format = in.flag() ? "f8E4M3FN" : "f8E5M2";
+    std::string format = st.flag() ? "f8E4M3FN" : "f8E5M2";
     body = "%y = mxq.fake_quant %a0, %a1, %a2 format = " + format +
            " quant_min = " + qmin + " quant_max = " + qmax + axisText + " : " +
            tin + ", " + tp + ", " + tp;
@@ -355,6 +450,18 @@ void fill(::mxq::fuzz::Bytes &in, const ArgSpec &a, Type type,
       std::memcpy(p, &x, 4);
       break;
     }
+    case Kind::Outer: { // an amax (TE) or a per-tensor scale (torchao)
+      uint32_t v;
+      if (in.byte() % 4 == 0) {
+        v = edgeBits(in, 32);
+      } else {
+        float x = float(1 + in.byte()) / 16.0f *
+                  std::ldexp(1.0f, int(in.byte() % 24) - 12);
+        std::memcpy(&v, &x, 4);
+      }
+      std::memcpy(p, &v, 4);
+      break;
+    }
     }
   }
   // FP4 codes are packed two per byte along the last axis in memory.
@@ -362,36 +469,54 @@ void fill(::mxq::fuzz::Bytes &in, const ArgSpec &a, Type type,
     t.data = ::mxq::ref::packFP4(t.data, t.shape);
 }
 
-/// The compiled functions, by text, at most 128 (least recently used out).
-::mxq::CompiledFunction *compiled(ModuleOp module, const std::string &text) {
+/// A function of the structure bytes, once parsed, verified and compiled.
+struct Entry {
+  OwningOpRef<ModuleOp> module; ///< null: the verifiers reject it
+  func::FuncOp func;
+  std::unique_ptr<::mxq::CompiledFunction> fn; ///< null: the target refused
+};
+
+/// The functions by text, at most 256 (least recently used out). Each is
+/// parsed, verified and compiled at its first use only.
+Entry &entryFor(const std::string &text) {
   // Never destroyed: an ExecutionEngine torn down by exit(), after LLVM's
   // own statics, would touch freed memory.
-  static auto &cache =
-      *new std::map<std::string, std::unique_ptr<::mxq::CompiledFunction>>();
+  static auto &cache = *new std::map<std::string, Entry>();
   static auto &order = *new std::list<std::string>();
   auto it = cache.find(text);
   if (it != cache.end()) {
     order.remove(text);
     order.push_back(text);
-    return it->second.get();
+    return it->second;
   }
-  std::string err;
-  auto fn = ::mxq::CompiledFunction::compile(module, "f", settings().target,
-                                             settings().options, err);
-  if (!fn) {
-    if (settings().allowRefusals) {
-      ++settings().refused;
-      return nullptr;
-    }
-    ::mxq::fuzz::fail("a verified function does not compile for " +
-                      settings().target + ": " + err + "\n" + text);
-  }
-  if (cache.size() >= 128) {
+  if (cache.size() >= 256) {
     cache.erase(order.front());
     order.pop_front();
   }
   order.push_back(text);
-  return (cache[text] = std::move(fn)).get();
+  Entry &e = cache[text];
+  ++settings().structures;
+  ParserConfig config(&::mxq::fuzz::context(), /*verifyAfterParse=*/false);
+  e.module = parseSourceString<ModuleOp>(text, config);
+  if (!e.module)
+    ::mxq::fuzz::fail("a generated function does not parse:\n" + text);
+  if (failed(verify(*e.module))) {
+    e.module = nullptr; // a combination the verifiers reject
+    return e;
+  }
+  e.func = e.module->lookupSymbol<func::FuncOp>("f");
+  std::string err;
+  e.fn = ::mxq::CompiledFunction::compile(*e.module, "f", settings().target,
+                                          settings().options, err);
+  if (!e.fn) {
+    if (!settings().allowRefusals)
+      ::mxq::fuzz::fail("a verified function does not compile for " +
+                        settings().target + ": " + err + "\n" + text);
+    ++settings().refused;
+  } else {
+    ++settings().compiled;
+  }
+  return e;
 }
 
 /// With MXQ_FUZZ_DUMP=DIR, a failing case is written out for mxq-run:
@@ -427,6 +552,17 @@ extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
       s.options.chip = a.str();
     else if (a.consume_front("allow-refusals="))
       s.allowRefusals = a == "1" || a == "true";
+    else if (a.consume_front("new_function_every=")) {
+      unsigned n = 0;
+      if (a.getAsInteger(10, n) || n == 0) {
+        std::fprintf(stderr,
+                     "mxq-structured-fuzzer: -new_function_every takes a "
+                     "positive number, not '%s'\n",
+                     a.str().c_str());
+        return 1;
+      }
+      s.newFunctionEvery = n;
+    }
   }
   ::mxq::registerAllTargets();
   const ::mxq::Target *t = ::mxq::lookupTarget(s.target);
@@ -442,35 +578,66 @@ extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
     return 1;
   }
   std::atexit([] {
-    if (settings().allowRefusals)
+    const Settings &s = settings();
+    std::printf("mxq-structured-fuzzer: %zu distinct functions, %zu compiled "
+                "for %s\n",
+                s.structures, s.compiled, s.target.c_str());
+    if (s.allowRefusals)
       std::printf("mxq-structured-fuzzer: %zu functions refused by %s\n",
-                  settings().refused, settings().target.c_str());
+                  s.refused, s.target.c_str());
   });
   return 0;
 }
 
+/// libFuzzer's mutator (the standalone driver has its own).
+extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size,
+                                   size_t maxSize);
+
+/// Mutates the data part of an input, or once in `newFunctionEvery` its
+/// structure part alone (a new function, most likely, on the same data).
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
+                                          size_t maxSize, unsigned seed) {
+  if (maxSize < kStructureBytes)
+    return LLVMFuzzerMutate(data, size, maxSize);
+  if (size < kStructureBytes) { // the missing structure bytes read as 0
+    std::memset(data + size, 0, kStructureBytes - size);
+    size = kStructureBytes;
+  }
+  if (seed % settings().newFunctionEvery == 0) {
+    uint8_t head[kStructureBytes];
+    std::memcpy(head, data, kStructureBytes);
+    size_t n = LLVMFuzzerMutate(head, kStructureBytes, kStructureBytes);
+    std::memset(head + n, 0, kStructureBytes - n);
+    std::memcpy(data, head, kStructureBytes);
+    return size;
+  }
+  return kStructureBytes + LLVMFuzzerMutate(data + kStructureBytes,
+                                            size - kStructureBytes,
+                                            maxSize - kStructureBytes);
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  MLIRContext &ctx = ::mxq::fuzz::context();
-  ::mxq::fuzz::Bytes in(data, size);
+  size_t head = std::min(size, kStructureBytes);
+  ::mxq::fuzz::Bytes st(data, head), dt(data + head, size - head);
+  Readers r{st, dt};
   Function f;
-  if (!generate(in, f))
+  if (!generate(r, f))
     return 0;
-  ParserConfig config(&ctx, /*verifyAfterParse=*/false);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(f.text, config);
-  if (!module)
-    ::mxq::fuzz::fail("a generated function does not parse:\n" + f.text);
-  if (failed(verify(*module)))
+  Entry &e = entryFor(f.text);
+  if (!e.module)
     return 0; // a combination the verifiers reject
-  auto func = module->lookupSymbol<func::FuncOp>("f");
+  func::FuncOp func = e.func;
   std::vector<::mxq::RawTensor> inputs(f.args.size());
   for (size_t i = 0; i < f.args.size(); ++i)
-    fill(in, f.args[i],
+    fill(dt, f.args[i],
          cast<RankedTensorType>(func.getFunctionType().getInput(i))
              .getElementType(),
          inputs[i]);
   std::string err;
   if (!::mxq::checkInputs(func, inputs, err))
     return 0; // data the function does not take (e.g. an odd last dim)
+  if (!e.fn)
+    return 0; // refused, with -allow-refusals
   std::vector<::mxq::RawTensor> expected, got;
   // Everything below that fails aborts; write the case out first.
   auto failWith = [&](const std::string &what) {
@@ -478,12 +645,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ::mxq::fuzz::fail(what);
   };
   if (!::mxq::interpret(func, inputs, expected, err))
-    failWith("the reference fails on checked inputs: " + err + "\n" +
-                      f.text);
-  ::mxq::CompiledFunction *fn = compiled(*module, f.text);
-  if (!fn)
-    return 0; // refused, with -allow-refusals
-  if (!fn->run(inputs, got, err)) {
+    failWith("the reference fails on checked inputs: " + err + "\n" + f.text);
+  if (!e.fn->run(inputs, got, err)) {
     if (settings().allowRefusals) { // a target that lowers per shape
       ++settings().refused;
       return 0;
