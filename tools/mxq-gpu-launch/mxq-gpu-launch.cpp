@@ -154,6 +154,23 @@ int main(int argc, char **argv) {
   void *lib = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib)
     return fail(std::string("cannot load '") + library + "': " + dlerror());
+  // The .sig must be the one written with this library: another library's
+  // would pass descriptors of the wrong ranks and types to its code.
+  const char *embedded = static_cast<const char *>(
+      dlsym(lib, mxq::nvvm::LibrarySignature::kSymbol));
+  if (!embedded)
+    return fail("'" + library + "' carries no signature (mxq-run "
+                "--target=nvvm --emit-library writes libraries that do)");
+  {
+    std::istringstream in(embedded);
+    mxq::nvvm::LibrarySignature own;
+    if (!mxq::nvvm::LibrarySignature::parse(in, own, why))
+      return fail("'" + library + "' carries a signature that has " + why);
+    if (own.str() != signature.str())
+      return fail("'" + library + ".sig' does not match '" + library +
+                  "': the file says '" + signature.oneLine() +
+                  "', the library '" + own.oneLine() + "'");
+  }
   auto *fn = reinterpret_cast<void (*)(void **)>(
       dlsym(lib, ("_mlir_ciface_" + entry).c_str()));
   if (!fn)

@@ -15,6 +15,7 @@
 #include "mxq/InitAll.h"
 #include "mxq/Runtime/Tensor.h"
 #include "mxq/Support/Npy.h"
+#include "mxq/Support/ScaleLayout.h"
 #include "mxq/Target/Ascend/Simulator.h"
 #include "mxq/Target/Ascend/VTile.h"
 #include "mxq/Target/Target.h"
@@ -52,6 +53,9 @@ static cl::opt<std::string> trace("trace",
 static cl::opt<std::string>
     outputDir("output-dir", cl::desc("write every argument's final bytes here"),
               cl::cat(category));
+
+/// The most GM (every argument together) the tool allocates.
+static constexpr uint64_t kMaxGMBytes = uint64_t(1) << 32;
 
 static int error(const llvm::Twine &message) {
   llvm::errs() << "mxq-vtile-run: error: " << message << "\n";
@@ -94,13 +98,30 @@ int main(int argc, char **argv) {
                  llvm::Twine(kernel.getNumArguments()) + " buffers, but " +
                  llvm::Twine(inputs.size()) + " --input files were given");
   std::vector<std::vector<uint8_t>> storage;
+  uint64_t total = 0;
   for (auto [i, arg] : llvm::enumerate(kernel.getArguments())) {
     auto type = dyn_cast<MemRefType>(arg.getType());
     if (!type || !type.hasStaticShape() || !mxq::vtile::isGlobalMemRef(type))
       return error("argument " + llvm::Twine(i) +
                    " is not a static memref in #vtile.space<gm>");
     std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
-    uint64_t bytes = mxq::storageBytes(type.getElementType(), shape);
+    // GM is host memory here: a buffer the machine cannot hold is an error
+    // that says so, not an allocation failure (nor a size that overflows).
+    uint64_t elements = 1;
+    bool tooBig = false;
+    for (int64_t d : shape) {
+      if (d != 0 && elements > kMaxGMBytes / uint64_t(d))
+        tooBig = true;
+      elements *= uint64_t(d);
+    }
+    uint64_t bytes =
+        tooBig ? 0 : mxq::storageBytes(type.getElementType(), shape);
+    total += bytes;
+    if (tooBig || bytes > kMaxGMBytes || total > kMaxGMBytes)
+      return error("argument " + llvm::Twine(i) + " (" +
+                   llvm::Twine(mxq::shapeToString(shape)) +
+                   ") is larger than the " + llvm::Twine(kMaxGMBytes) +
+                   " bytes of GM mxq-vtile-run holds in all");
     storage.emplace_back(bytes, 0);
     if (i < inputs.size()) {
       mxq::npy::Array array;

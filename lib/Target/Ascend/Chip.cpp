@@ -6,6 +6,9 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <cmath>
+#include <sstream>
+
 using namespace mlir;
 
 namespace mxq::vtile {
@@ -53,31 +56,41 @@ bool parseChip(StringRef spec, Chip &chip, std::string &error) {
               "' is not key=number";
       return false;
     }
-    auto positive = [&](const char *what) {
-      if (v > 0)
+    // Every field is a finite number in a range a chip model can mean
+    // (a value past it would give infinite or NaN cycle counts, or an
+    // allocation the machine cannot make); nothing is clamped silently.
+    auto number = [&](const char *what, double lo, bool loOpen, double hi,
+                      double &field) {
+      if (std::isfinite(v) && (loOpen ? v > lo : v >= lo) && v <= hi) {
+        field = v;
         return true;
-      error = "chip '" + spec.str() + "': " + what +
-              " must be positive, but "
-              "it is " +
-              value.str();
+      }
+      std::ostringstream os;
+      os << "chip '" << spec.str() << "': " << what
+         << " must be a finite number in " << (loOpen ? "(" : "[") << lo
+         << ", " << hi << "], but it is " << value.str();
+      error = os.str();
       return false;
     };
-    auto whole = [&](const char *what, int64_t &field, int64_t minimum) {
-      if (v != double(int64_t(v)) || v < double(minimum) || v > 1e12) {
+    auto whole = [&](const char *what, int64_t &field, int64_t minimum,
+                     int64_t maximum) {
+      if (!std::isfinite(v) || v != double(int64_t(v)) ||
+          v < double(minimum) || v > double(maximum)) {
         error = "chip '" + spec.str() + "': " + what +
-                " must be a whole "
-                "number of at least " +
-                std::to_string(minimum) + ", but it is " + value.str();
+                " must be a whole number from " + std::to_string(minimum) +
+                " to " + std::to_string(maximum) + ", but it is " +
+                value.str();
         return false;
       }
       field = int64_t(v);
       return true;
     };
     bool ok = true;
+    double scaled = 0;
     if (key == "cores")
-      ok = whole("cores", chip.cores, 1);
+      ok = whole("cores", chip.cores, 1, kMaxCores);
     else if (key == "ub-bytes") {
-      ok = whole("ub-bytes", chip.ubBytes, 4096);
+      ok = whole("ub-bytes", chip.ubBytes, 4096, kMaxUBBytes);
       if (ok && chip.ubBytes % 32) {
         error = "chip '" + spec.str() +
                 "': ub-bytes must be a multiple of "
@@ -85,31 +98,38 @@ bool parseChip(StringRef spec, Chip &chip, std::string &error) {
                 value.str();
         ok = false;
       }
-    } else if (key == "freq-mhz")
-      ok = positive("freq-mhz") && ((chip.freqHz = v * 1e6), true);
-    else if (key == "gm-gbps")
-      ok = positive("gm-gbps") && ((chip.gmBytesPerSec = v * 1e9), true);
-    else if (key == "dma-read")
-      ok = positive("dma-read") && ((chip.dmaReadCap = v), true);
+    } else if (key == "freq-mhz") {
+      ok = number("freq-mhz", 0, true, 1e5, scaled);
+      chip.freqHz = scaled * 1e6;
+    } else if (key == "gm-gbps") {
+      ok = number("gm-gbps", 0, true, 1e6, scaled);
+      chip.gmBytesPerSec = scaled * 1e9;
+    } else if (key == "dma-read")
+      ok = number("dma-read", 0, true, 1e6, chip.dmaReadCap);
     else if (key == "dma-write")
-      ok = positive("dma-write") && ((chip.dmaWriteCap = v), true);
+      ok = number("dma-write", 0, true, 1e6, chip.dmaWriteCap);
     else if (key == "dma-issue")
-      chip.dmaIssue = std::max(v, 0.0);
+      ok = number("dma-issue", 0, false, 1e9, chip.dmaIssue);
     else if (key == "dma-burst")
-      chip.dmaBurst = std::max(v, 0.0);
+      ok = number("dma-burst", 0, false, 1e9, chip.dmaBurst);
     else if (key == "dma-read-latency")
-      chip.dmaReadLatency = std::max(v, 0.0);
+      ok = number("dma-read-latency", 0, false, 1e9, chip.dmaReadLatency);
     else if (key == "dma-write-latency")
-      chip.dmaWriteLatency = std::max(v, 0.0);
+      ok = number("dma-write-latency", 0, false, 1e9, chip.dmaWriteLatency);
     else if (key == "vec-cpr")
-      ok = positive("vec-cpr") && ((chip.vecCyclesPerRepeat = v), true);
-    else if (key == "mx-casts")
-      chip.mxCasts = v != 0;
+      ok = number("vec-cpr", 0, true, 1e6, chip.vecCyclesPerRepeat);
+    else if (key == "mx-casts") {
+      int64_t on = 0;
+      ok = whole("mx-casts", on, 0, 1);
+      chip.mxCasts = on != 0;
+    } else if (key == "max-instructions")
+      ok = whole("max-instructions", chip.maxInstructions, 1,
+                 int64_t(1e12));
     else {
       error = "chip '" + spec.str() + "': unknown field '" + key.str() +
               "' (fields: cores, freq-mhz, ub-bytes, gm-gbps, dma-read, "
               "dma-write, dma-issue, dma-burst, dma-read-latency, "
-              "dma-write-latency, vec-cpr, mx-casts)";
+              "dma-write-latency, vec-cpr, mx-casts, max-instructions)";
       return false;
     }
     if (!ok)

@@ -11,7 +11,7 @@
 // RUN: not mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline{tile-rows=3})' -split-input-file 2>&1 | FileCheck %s --check-prefix=RUNS
 
 // CHIP: mxq-ascend-pipeline: unknown chip 'tpu' (known: a2, 950pr, 950dt)
-// FIELD: mxq-ascend-pipeline: chip '950pr,cores=0': cores must be a whole number of at least 1, but it is 0
+// FIELD: mxq-ascend-pipeline: chip '950pr,cores=0': cores must be a whole number from 1 to 4096, but it is 0
 // NEG: mxq-ascend-pipeline: a tile size cannot be negative
 // NEST: mxq-ascend-pipeline runs on builtin.module, but it was nested under 'func.func'
 // COLS: @ok: tile-cols = 100 is not a multiple of 64 and of the block (32) of at most 64 blocks, or a multiple of 32 blocks

@@ -48,16 +48,25 @@ struct Chip {
   int64_t maxRepeat = 255;
   int64_t maxBurstCount = 4095;
   int64_t maxBurstLen = 2097151;
+  /// The simulator stops a kernel that executes more instructions than this
+  /// (all cores together) with a diagnostic: a loop that does not end is an
+  /// error, never a hang. The largest benchmark kernel takes a few million.
+  int64_t maxInstructions = 1000000000;
   VectorLatencies latency;
 
   /// GM bandwidth in bytes per core cycle.
   double gmBytesPerCycle() const { return gmBytesPerSec / freqHz; }
 };
 
+/// The largest core count and UB a chip description may ask for.
+inline constexpr int64_t kMaxCores = 4096;
+inline constexpr int64_t kMaxUBBytes = int64_t(64) << 20;
+
 /// Parses "name[,key=value...]" (name: a2, 950pr, 950dt; keys: cores,
 /// freq-mhz, ub-bytes, gm-gbps, dma-read, dma-write, dma-issue, dma-burst,
-/// dma-read-latency, dma-write-latency, vec-cpr, mx-casts); false and a
-/// sentence naming the bad part in `error`.
+/// dma-read-latency, dma-write-latency, vec-cpr, mx-casts,
+/// max-instructions), each a finite number in the field's range; false and
+/// a sentence naming the bad part in `error`.
 bool parseChip(llvm::StringRef spec, Chip &chip, std::string &error);
 
 /// The names parseChip takes, for messages.

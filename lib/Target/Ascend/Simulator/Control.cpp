@@ -33,7 +33,13 @@ bool Simulator::runBlock(Block &block) {
 }
 
 bool Simulator::exec(Operation *op) {
-  ++report.instructions;
+  if (++report.instructions > chip.maxInstructions)
+    return fail(op, "would be instruction " +
+                        llvm::Twine(report.instructions) +
+                        " of the kernel, past the simulator's budget of " +
+                        llvm::Twine(chip.maxInstructions) +
+                        " (a loop that does not end? the chip field "
+                        "max-instructions sets the budget)");
   core->issue += 1; // the scalar unit issues one instruction a cycle (A)
   if (auto c = dyn_cast<arith::ConstantOp>(op)) {
     auto i = dyn_cast<IntegerAttr>(c.getValue());

@@ -14,6 +14,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
@@ -127,6 +129,13 @@ bool GPUExecutable::emitSharedLibrary(ModuleOp module, const std::string &entry,
     error = "cannot translate the host code to LLVM IR";
     return false;
   }
+  // The signature inside the library too (LibrarySignature::kSymbol), which
+  // mxq-gpu-launch compares with the .sig beside it.
+  llvm::Constant *text = llvm::ConstantDataArray::getString(
+      context, signature.str(), /*AddNull=*/true);
+  new llvm::GlobalVariable(*llvmModule, text->getType(), /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, text,
+                           nvvm::LibrarySignature::kSymbol);
   detail::initializeNativeTarget();
   std::string triple = llvm::sys::getDefaultTargetTriple();
   std::string lookupError;
