@@ -1,8 +1,10 @@
 //===- AscendTarget.cpp - the Ascend-like target: pipeline and runner -----===//
 //
-// Compiling keeps the module; each run specialises the entry function to
-// its inputs' shapes (as CANN's host-side tiling does per shape), lowers it
-// to a vtile kernel for the chip and runs the kernel on the simulator.
+// Compiling keeps the module; the first run with a set of input shapes
+// specialises the entry function to them (as CANN's host-side tiling does
+// per shape) and lowers it to vtile kernels for the chip, which are kept
+// for later runs with those shapes; every run runs the kernels on the
+// simulator.
 //
 //===----------------------------------------------------------------------===//
 #include "mxq/Dialect/MXQ/MXQ.h"
@@ -18,6 +20,9 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+
+#include <map>
+#include <memory>
 
 using namespace mlir;
 namespace dialect = ::mlir::mxq;
@@ -131,13 +136,40 @@ public:
         spec(std::move(spec)), chip(chip), tiling(tiling), profile(profile),
         trace(std::move(trace)) {}
 
-  /// Runs the function as one kernel per mxq op, in order, each op's
-  /// operands and results in GM (a function of one op is one kernel; a
-  /// chain such as quantize then dequantize, or the two quantizations of
-  /// CANN's dual-axis op, runs unfused, each kernel reading its inputs
-  /// from GM).
-  bool run(const std::vector<RawTensor> &inputs,
-           std::vector<RawTensor> &results, std::string &error) override {
+  /// The function lowered for one set of input shapes: one kernel per mxq
+  /// op, each with the GM buffers it takes (operands, then results), the
+  /// sizes of the buffers after the inputs, and the result buffers.
+  struct Lowered {
+    OwningOpRef<ModuleOp> module;
+    std::vector<std::pair<func::FuncOp, std::vector<size_t>>> kernels;
+    std::vector<uint64_t> bufferBytes; ///< buffers past the inputs'
+    SmallVector<Type> resultTypes;
+    std::vector<size_t> resultBuffers;
+    std::string error; ///< why it did not lower (the same every run)
+  };
+
+  /// The lowering for `inputs`' shapes, made at the first run with them
+  /// (as CANN tiles on the host per shape) and kept: the lowering is most of
+  /// a small run's time, and a caller (a fuzzer, a benchmark's repeats)
+  /// runs the same shapes again and again. At most 64 sets of shapes.
+  const Lowered &loweredFor(const std::vector<RawTensor> &inputs) {
+    std::vector<std::vector<int64_t>> key;
+    for (const RawTensor &in : inputs)
+      key.push_back(in.shape);
+    auto it = lowerings.find(key);
+    if (it != lowerings.end())
+      return *it->second;
+    if (lowerings.size() >= 64)
+      lowerings.clear();
+    auto l = std::make_unique<Lowered>();
+    if (!lower(inputs, *l, l->error) && l->error.empty())
+      l->error = "the ascend lowering failed";
+    return *(lowerings[key] = std::move(l));
+  }
+
+  /// Lowers the function for `inputs`' shapes into `l` (see Lowered).
+  bool lower(const std::vector<RawTensor> &inputs, Lowered &l,
+             std::string &error) {
     OwningOpRef<ModuleOp> copy = module->clone();
     MLIRContext *ctx = copy->getContext();
     auto func = copy->lookupSymbol<func::FuncOp>(entry);
@@ -148,27 +180,21 @@ public:
     if (failed(specialise(func, inputs, error)))
       return false;
     (*copy)->setAttr(kChipAttr, StringAttr::get(ctx, spec));
-    // GM: one buffer per value (the inputs copied: a kernel writes only its
-    // results, but the caller's bytes stay the caller's).
+    // GM: one buffer per value, the inputs' first.
     llvm::DenseMap<Value, size_t> bufferOf;
-    std::vector<std::vector<uint8_t>> storage;
-    for (auto [arg, in] : llvm::zip(func.getArguments(), inputs)) {
-      bufferOf[arg] = storage.size();
-      storage.push_back(in.data);
-    }
+    size_t buffers = 0;
+    for (Value arg : func.getArguments())
+      bufferOf[arg] = buffers++;
     auto allocate = [&](Value v) {
       auto t = cast<RankedTensorType>(v.getType());
       std::vector<int64_t> shape(t.getShape().begin(), t.getShape().end());
-      bufferOf[v] = storage.size();
-      // Uninitialised GM, as on the device: 0xA5 where no kernel writes, so
-      // that a byte a kernel forgets (a layout's padding) is a wrong answer
-      // rather than a lucky zero.
-      storage.emplace_back(storageBytes(t.getElementType(), shape), 0xA5);
+      bufferOf[v] = buffers++;
+      l.bufferBytes.push_back(storageBytes(t.getElementType(), shape));
     };
     // One kernel function per op.
-    std::vector<std::pair<func::FuncOp, std::vector<size_t>>> kernels;
-    SmallVector<Type> resultTypes;
-    std::vector<size_t> resultBuffers;
+    auto &kernels = l.kernels;
+    auto &resultTypes = l.resultTypes;
+    auto &resultBuffers = l.resultBuffers;
     std::string message;
     {
       ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {
@@ -243,6 +269,32 @@ public:
         return false;
       }
     }
+    l.module = std::move(copy);
+    return true;
+  }
+
+  /// Runs the function as one kernel per mxq op, in order, each op's
+  /// operands and results in GM (a function of one op is one kernel; a
+  /// chain such as quantize then dequantize, or the two quantizations of
+  /// CANN's dual-axis op, runs unfused, each kernel reading its inputs
+  /// from GM).
+  bool run(const std::vector<RawTensor> &inputs,
+           std::vector<RawTensor> &results, std::string &error) override {
+    const Lowered &l = loweredFor(inputs);
+    if (!l.error.empty()) {
+      error = l.error;
+      return false;
+    }
+    const auto &kernels = l.kernels;
+    // GM: the inputs copied (a kernel writes only its results, but the
+    // caller's bytes stay the caller's), then uninitialised GM, as on the
+    // device: 0xA5 where no kernel writes, so that a byte a kernel forgets
+    // (a layout's padding) is a wrong answer rather than a lucky zero.
+    std::vector<std::vector<uint8_t>> storage;
+    for (const RawTensor &in : inputs)
+      storage.push_back(in.data);
+    for (uint64_t bytes : l.bufferBytes)
+      storage.emplace_back(bytes, 0xA5);
     // Run the kernels in order; their reports add up.
     last = SimReport();
     for (auto [i, k] : llvm::enumerate(kernels)) {
@@ -265,7 +317,7 @@ public:
       last.instructions += one.instructions;
     }
     results.clear();
-    for (auto [t, at] : llvm::zip(resultTypes, resultBuffers)) {
+    for (auto [t, at] : llvm::zip(l.resultTypes, l.resultBuffers)) {
       auto tt = cast<RankedTensorType>(t);
       RawTensor r;
       r.shape.assign(tt.getShape().begin(), tt.getShape().end());
@@ -302,6 +354,8 @@ private:
   std::string trace;
   SimReport last;
   std::string reportText;
+  std::map<std::vector<std::vector<int64_t>>, std::unique_ptr<Lowered>>
+      lowerings;
 };
 
 struct AscendPipelineOptions : PassPipelineOptions<AscendPipelineOptions> {

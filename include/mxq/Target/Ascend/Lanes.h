@@ -31,7 +31,25 @@ enum class LaneType {
 /// The lane type of a vtile operand type (what `laneBits` accepts).
 LaneType laneTypeOf(mlir::Type type);
 
-unsigned widthOf(LaneType t);
+/// The bits of a lane (inline: the simulator asks it for every lane).
+inline unsigned widthOf(LaneType t) {
+  switch (t) {
+  case LaneType::I8:
+  case LaneType::U8:
+  case LaneType::E4M3:
+  case LaneType::E5M2:
+    return 8;
+  case LaneType::I16:
+  case LaneType::U16:
+  case LaneType::BF16:
+  case LaneType::F16:
+    return 16;
+  case LaneType::E2M1:
+    return 4;
+  default:
+    return 32;
+  }
+}
 /// bf16, f16 or f32: the types arithmetic is done in.
 bool isFloat(LaneType t);
 /// E4M3, E5M2 or E2M1: codes that only casts read or write.

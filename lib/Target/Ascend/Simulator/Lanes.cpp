@@ -56,25 +56,6 @@ bool isSigned(LaneType t) {
   return t == LaneType::I8 || t == LaneType::I16 || t == LaneType::I32;
 }
 
-unsigned widthOf(LaneType t) {
-  switch (t) {
-  case LaneType::I8:
-  case LaneType::U8:
-  case LaneType::E4M3:
-  case LaneType::E5M2:
-    return 8;
-  case LaneType::I16:
-  case LaneType::U16:
-  case LaneType::BF16:
-  case LaneType::F16:
-    return 16;
-  case LaneType::E2M1:
-    return 4;
-  default:
-    return 32;
-  }
-}
-
 int64_t intOf(uint32_t bits, LaneType t) {
   unsigned w = widthOf(t);
   if (isSigned(t) && (bits >> (w - 1)) & 1)

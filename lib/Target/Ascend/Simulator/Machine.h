@@ -137,10 +137,14 @@ struct Operand {
   int64_t lanes = 0; ///< lanes per repeat of the instruction
   unsigned bits() const { return widthOf(type); }
   int64_t lanesPerBlock() const { return 256 / bits(); }
+  /// The UB byte of lane `l` of repeat `r` (l >= 0). Lanes per 32-byte
+  /// block are a power of two (8 to 64): shifts, not divisions, since the
+  /// simulator asks this for every lane it reads or writes.
   int64_t byteOf(int64_t r, int64_t l) const {
-    return base +
-           32 * (r * repeatStride + (l / lanesPerBlock()) * blockStride) +
-           (l % lanesPerBlock()) * bits() / 8;
+    unsigned b = bits();
+    unsigned shift = b == 32 ? 3 : b == 16 ? 4 : b == 8 ? 5 : 6;
+    return base + 32 * (r * repeatStride + (l >> shift) * blockStride) +
+           (((l & ((int64_t(1) << shift) - 1)) * b) >> 3);
   }
 };
 
