@@ -114,6 +114,8 @@ int main(int argc, char **argv) {
         tooBig = true;
       elements *= uint64_t(d);
     }
+    if (llvm::is_contained(shape, 0)) // empty, however long the others
+      tooBig = false;
     uint64_t bytes =
         tooBig ? 0 : mxq::storageBytes(type.getElementType(), shape);
     total += bytes;

@@ -74,8 +74,10 @@ bool parseChip(StringRef spec, Chip &chip, std::string &error) {
     };
     auto whole = [&](const char *what, int64_t &field, int64_t minimum,
                      int64_t maximum) {
-      if (!std::isfinite(v) || v != double(int64_t(v)) ||
-          v < double(minimum) || v > double(maximum)) {
+      // The range first: converting a double outside int64_t's is
+      // undefined.
+      if (!std::isfinite(v) || v < double(minimum) || v > double(maximum) ||
+          v != std::trunc(v)) {
         error = "chip '" + spec.str() + "': " + what +
                 " must be a whole number from " + std::to_string(minimum) +
                 " to " + std::to_string(maximum) + ", but it is " +

@@ -53,3 +53,10 @@ func.func @ends(%x: !x) attributes {vtile.kernel} {
 func.func @cores(%x: !x) attributes {vtile.kernel, vtile.cores = 57 : i64} {
   return
 }
+
+// An empty buffer is empty however long its other dimensions are.
+// RUN: mxq-vtile-run %s --entry empty | FileCheck %s --check-prefix=EMPTY
+// EMPTY: ascend simulator: chip 950pr, 1 core
+func.func @empty(%x: memref<0x4611686018427387904xf32, #vtile.space<gm>>) attributes {vtile.kernel} {
+  return
+}
