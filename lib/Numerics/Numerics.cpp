@@ -599,11 +599,16 @@ std::pair<Value, Value> f32BlockScale(OpBuilder &b, Location loc, Value amax,
   }
   assert(rule.algorithm == ScaleAlgorithm::Decode && "not a stored-scale rule");
   bool exact = rule.division == Division::Exact;
-  Value s = exact ? arith::DivFOp::create(b, loc, a, f32Const(b, loc, t, m))
-                        .getResult()
-                  : arith::MulFOp::create(b, loc, a,
-                                          f32Const(b, loc, t, 1.0f / m))
-                        .getResult();
+  // A NaN amax (a NaN in the block) gives the canonical NaN scale, as every
+  // NaN mxq computes is: the amax of the lanes' bits keeps an input NaN's
+  // payload, which the division or product would carry into the stored
+  // scale.
+  Value s = canonicalizeNaN(
+      b, loc,
+      exact ? arith::DivFOp::create(b, loc, a, f32Const(b, loc, t, m))
+                  .getResult()
+            : arith::MulFOp::create(b, loc, a, f32Const(b, loc, t, 1.0f / m))
+                  .getResult());
   if (rule.pow2) {
     // DeepGEMM's ceil_to_ue8m0 on the bits of |s|: the exponent field, plus
     // one where the mantissa is not zero, clamped to [1, 254].

@@ -4,7 +4,11 @@ the files MXQ_FUZZ_DUMP writes) on each target named and compares every
 result with the reference's, byte for byte. Prints one line per case and
 target and a summary; exits non-zero on any difference or failure.
 
-    replay_regressions.py MXQ_RUN DIR TARGET [TARGET ...]
+    replay_regressions.py [--allow-refusals] MXQ_RUN DIR TARGET [TARGET ...]
+
+With --allow-refusals, a target that refuses a case with a diagnostic (the
+Ascend-like target's open refusals) is counted and listed, as mxq-sweep
+--allow-refusals does; a wrong byte still fails.
 """
 import filecmp
 import os
@@ -24,7 +28,11 @@ def run(mxq_run, case, target, out):
 
 
 def main():
-    mxq_run, root, targets = sys.argv[1], sys.argv[2], sys.argv[3:]
+    args = sys.argv[1:]
+    allow = "--allow-refusals" in args
+    args = [a for a in args if a != "--allow-refusals"]
+    mxq_run, root, targets = args[0], args[1], args[2:]
+    refused = 0
     cases = sorted(d for d in os.listdir(root)
                    if os.path.isdir(os.path.join(root, d)))
     bad = 0
@@ -41,6 +49,10 @@ def main():
             for t in targets:
                 out = os.path.join(tmp, name, t)
                 rc, err = run(mxq_run, case, t, out)
+                if rc and allow:
+                    print(f"{name}: {t} refuses: {err}")
+                    refused += 1
+                    continue
                 if rc:
                     print(f"{name}: {t} fails: {err}")
                     bad += 1
@@ -56,7 +68,8 @@ def main():
                 else:
                     print(f"{name}: {t} matches the reference "
                           f"({len(results)} results)")
-    print(f"{len(cases)} cases on {len(targets)} targets, {bad} failures")
+    print(f"{len(cases)} cases on {len(targets)} targets, {bad} failures"
+          + (f", {refused} refused" if allow else ""))
     sys.exit(1 if bad else 0)
 
 
