@@ -157,7 +157,8 @@ LogicalResult lowerFunctionToVTile(func::FuncOp func, const Chip &chip,
     if (failed(planDequantize(func, chip, options, p)))
       return failure();
     if (p.columns)
-      emitDequantizeColumns(func, chip, p, options);
+      p.chunkRows ? emitDequantizeColumnChunks(func, chip, p, options)
+                  : emitDequantizeColumns(func, chip, p, options);
     else
       emitDequantize(func, chip, p, options);
     return success();

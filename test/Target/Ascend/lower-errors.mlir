@@ -35,18 +35,6 @@ func.func @dynamic(%x: tensor<?x64xbf16>) -> (tensor<?x64xf8E4M3FN>, tensor<?x2x
 
 // -----
 
-// FP4 along axis 0 of a rank-3 tensor lowers when its rows pack as the
-// flattened rows do (an even last dimension, test/Target/Ascend
-// variants-quantize.test); an odd one is a diagnostic.
-// expected-error @+1 {{@fp4_axis0_rank3: quantizes FP4 along axis 0 of a rank-3 tensor whose last dimension is odd (63); the column recipe packs codes along its flattened rows, which differs from the last axis' packing there}}
-func.func @fp4_axis0_rank3(%x: tensor<64x4x63xbf16>) -> (tensor<64x4x63xf4E2M1FN>, tensor<2x4x63xf8E8M0FNU>) {
-  %q, %s = mxq.quantize %x axis = 0 scale = floor
-      : tensor<64x4x63xbf16> -> tensor<64x4x63xf4E2M1FN>, tensor<2x4x63xf8E8M0FNU>
-  return %q, %s : tensor<64x4x63xf4E2M1FN>, tensor<2x4x63xf8E8M0FNU>
-}
-
-// -----
-
 // expected-error @+1 {{@two_ops: the ascend target lowers a function that returns the codes and scales of one mxq.quantize (or mxq.two_level_quantize) of its argument, the four results of one mxq.dual_quantize of it, or the result of one mxq.dequantize, mxq.fake_quant, mxq.fake_quant_grad or mxq.convert_scale_layout of its arguments; other functions are not lowered yet}}
 func.func @two_ops(%x: tensor<4x64xbf16>) -> tensor<4x64xf32> {
   %q, %s = mxq.quantize %x axis = 1 scale = floor
@@ -65,14 +53,6 @@ func.func @fake_axis0_rank3(%x: tensor<2x4x64xf32>, %s: tensor<2xf32>, %z: tenso
   %y = mxq.fake_quant %x, %s, %z format = f8E4M3FN quant_min = -448.0 quant_max = 448.0 axis = 0
       : tensor<2x4x64xf32>, tensor<2xf32>, tensor<2xf32>
   return %y : tensor<2x4x64xf32>
-}
-
-// -----
-
-// expected-error @+1 {{@dequant_fp4_axis0_rank3: dequantizes FP4 along axis 0 of a rank-3 tensor whose last dimension is odd (65)}}
-func.func @dequant_fp4_axis0_rank3(%q: tensor<64x2x65xf4E2M1FN>, %s: tensor<2x2x65xf8E8M0FNU>) -> tensor<64x2x65xf32> {
-  %y = mxq.dequantize %q, %s axis = 0 : tensor<64x2x65xf4E2M1FN>, tensor<2x2x65xf8E8M0FNU> -> tensor<64x2x65xf32>
-  return %y : tensor<64x2x65xf32>
 }
 
 // -----

@@ -24,12 +24,16 @@ def ConvertMXQToVTile : Pass<"convert-mxq-to-vtile", "::mlir::ModuleOp"> {
     pass). On `a2`, which has no fp8/fp4 casts, codes are encoded and
     decoded by integer code. The module gets `vtile.chip`.
 
+    Long blocks along a non-last axis are read in chunks (the amax over
+    the chunks, then the codes); FP4 along a non-last axis of a tensor
+    with an odd last dimension is tiled a segment of the last dimension at
+    a time.
+
     The pass takes what it can state exactly and says so for the rest: a
     function it cannot lower is an error naming the reason (dynamic shapes,
-    a tile that does not fit the chip's UB, which long blocks along a
-    non-last axis and swizzled scales with long blocks still need; FP4
-    along a non-last axis of a tensor with an odd last dimension; tile
-    options a family does not take). The rewrite is available as
+    NVFP4 and blockwise FP8 scales, blocks of 16, a tile that does not fit
+    the chip's UB, which swizzled last-axis scales with long blocks still
+    need, tile options a family does not take). The rewrite is available as
     `mxq::vtile::lowerFunctionToVTile`.
   }];
   let options = [

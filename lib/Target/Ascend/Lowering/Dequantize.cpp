@@ -9,8 +9,9 @@ namespace mxq::vtile::lowering {
 
 /// UB bytes of a column tile of a dequantize: `g` block-rows x `c` columns.
 int64_t dequantizeColumnBytes(const DequantizePlan &p, int64_t g, int64_t c,
-                              bool dbl) {
-  int64_t n = g * p.block * c, nb = g * c, depth = dbl ? 2 : 1;
+                              bool dbl, int64_t laneRows) {
+  int64_t n = (laneRows ? laneRows : g * p.block) * c, nb = g * c;
+  int64_t depth = dbl ? 2 : 1;
   int64_t bytes = 0;
   bytes += depth * roundUp(n * p.codeBits / 8, 32); // codes
   bytes += depth * roundUp(nb, 32);                 // scale bytes
@@ -52,18 +53,24 @@ int64_t dequantizeBytes(const DequantizePlan &p, int64_t t, int64_t c,
 LogicalResult planDequantizeColumns(func::FuncOp func, const Chip &chip,
                                     const TilingOptions &options,
                                     DequantizePlan &p, int64_t rank) {
-  if (failed(checkFlatFP4(
-          func, "dequantizes", p.format,
-          cast<RankedTensorType>(p.op.getCodes().getType()).getShape(),
-          p.op.getAxis())))
-    return failure();
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(p.op.getCodes().getType()).getShape();
+  p.mid = fp4Segments(p.format, shape, p.op.getAxis());
+  // swizzle_32_4_4 lays out the last two axes only (the verifier's C5),
+  // so a swizzled grid never has segments.
+  assert((p.mid == 1 || !p.swizzle) && "segments of a swizzled grid");
+  p.n /= p.mid;
   int64_t budget = chip.ubBytes - chip.ubReserved;
   auto fits = [&](int64_t g, int64_t c) {
     return dequantizeColumnBytes(p, g, c, options.doubleBuffer) <= budget;
   };
-  ColumnTiling t{p.outer, p.m, p.n, p.block, p.pairs, p.swizzle};
-  if (failed(pickColumnTiling(func, chip, options, fits, t)))
+  auto chunkBytes = [&](int64_t g, int64_t rc, int64_t c) {
+    return dequantizeColumnBytes(p, g, c, options.doubleBuffer, rc);
+  };
+  ColumnTiling t{p.outer * p.mid, p.m, p.n, p.block, p.pairs, p.swizzle};
+  if (failed(pickColumnTiling(func, chip, options, fits, t, chunkBytes)))
     return failure();
+  p.chunkRows = t.chunkRows;
   p.groups = t.groups, p.tileRows = t.tileRows, p.tileCols = t.tileCols;
   p.slices = t.slices, p.rowTiles = t.rowTiles, p.tiles = t.tiles;
   p.cores = t.cores;
@@ -344,7 +351,6 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
   const int64_t N = R * C, NB = G * C, nb = ceilDiv(p.m, B);
   const int64_t maskLanes = roundUp(NB, 256), perBlock = maskLanes * 4;
   const int64_t codePitch = C * p.codeBits / 8, outPitch = C * p.outBytes;
-  const int64_t codeRow = ceilDiv(p.n * p.codeBits, 8);
   const int64_t depth = dbl ? 2 : 1;
 
   int64_t codeSize = roundUp(N * p.codeBits / 8, 32);
@@ -384,6 +390,9 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
   // t = (o * rowTiles + rowTile) * slices + slice
   Value slice = e.rem(t, p.slices), rest = e.div(t, p.slices);
   Value rowTile = e.rem(rest, p.rowTiles), o = e.div(rest, p.rowTiles);
+  // FP4 rows of an odd last dimension: the tile's segment (Plan::mid).
+  Segments segs(e, o, p.mid, p.n, p.codeBits);
+  const int64_t rowN = segs.rowElems(), codeRow = segs.rowBytes();
   Value m0 = e.mul(rowTile, R), c0 = e.mul(slice, C);
   Value rows = e.min(e.idx(R), e.sub(e.idx(p.m), m0));
   Value cols = e.min(e.idx(C), e.sub(e.idx(p.n), c0));
@@ -396,7 +405,7 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
   Value codeLen = e.div(e.add(e.mul(cols, p.codeBits), 7), 8);
   CopyGmToUbOp::create(b, loc, codesUB, codesGM,
                        e.add(e.mul(e.add(e.mul(o, p.m), m0), codeRow),
-                             e.div(e.mul(c0, p.codeBits), 8)),
+                             segs.byte(e, e.div(e.mul(c0, p.codeBits), 8))),
                        rows, codeLen, e.sub(e.idx(codeRow), codeLen),
                        e.div(e.sub(e.idx(codePitch), padded(codeLen)), 32),
                        b.getI64IntegerAttr(0));
@@ -410,17 +419,19 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
     int64_t pairRows = ceilDiv(nb, 2);
     Value h0 = e.div(g0, 2), hs = e.div(e.add(blockRows, 1), 2);
     Value len = e.mul(cols, 2);
+    CopyGmToUbOp::create(b, loc, scalesUB, scalesGM,
+                         e.mul(e.add(e.mul(e.add(e.mul(o, pairRows), h0), rowN),
+                                     segs.col(e, c0)),
+                               2),
+                         hs, len, e.mul(e.sub(e.idx(rowN), cols), 2),
+                         e.div(e.sub(e.idx(2 * C), padded(len)), 32),
+                         b.getI64IntegerAttr(0));
+  } else {
     CopyGmToUbOp::create(
         b, loc, scalesUB, scalesGM,
-        e.mul(e.add(e.mul(e.add(e.mul(o, pairRows), h0), p.n), c0), 2), hs, len,
-        e.mul(e.sub(e.idx(p.n), cols), 2),
-        e.div(e.sub(e.idx(2 * C), padded(len)), 32), b.getI64IntegerAttr(0));
-  } else {
-    CopyGmToUbOp::create(b, loc, scalesUB, scalesGM,
-                         e.add(e.mul(e.add(e.mul(o, nb), g0), p.n), c0),
-                         blockRows, cols, e.sub(e.idx(p.n), cols),
-                         e.div(e.sub(e.idx(C), padded(cols)), 32),
-                         b.getI64IntegerAttr(0));
+        e.add(e.mul(e.add(e.mul(o, nb), g0), rowN), segs.col(e, c0)), blockRows,
+        cols, e.sub(e.idx(rowN), cols),
+        e.div(e.sub(e.idx(C), padded(cols)), 32), b.getI64IntegerAttr(0));
   }
   e.flag(true, Pipe::mte2, Pipe::v, pp);
   e.flag(false, Pipe::mte2, Pipe::v, pp);
@@ -452,9 +463,10 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
   Value outLen = e.mul(cols, p.outBytes);
   CopyUbToGmOp::create(
       b, loc, outGM,
-      e.mul(e.add(e.mul(e.add(e.mul(o, p.m), m0), p.n), c0), p.outBytes), outUB,
-      rows, outLen, e.div(e.sub(e.idx(outPitch), padded(outLen)), 32),
-      e.mul(e.sub(e.idx(p.n), cols), p.outBytes));
+      e.mul(e.add(e.mul(e.add(e.mul(o, p.m), m0), rowN), segs.col(e, c0)),
+            p.outBytes),
+      outUB, rows, outLen, e.div(e.sub(e.idx(outPitch), padded(outLen)), 32),
+      e.mul(e.sub(e.idx(rowN), cols), p.outBytes));
   e.flag(true, Pipe::mte3, Pipe::v, pp);
 
   finishKernel(e, f);

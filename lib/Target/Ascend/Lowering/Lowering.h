@@ -227,6 +227,15 @@ struct Plan {
   /// A non-last axis: the input seen as [outer, m, n], blocks along m.
   bool columns = false;
   int64_t outer = 1, m = 0, n = 1, groups = 0;
+  /// Blocks along m too long for a tile of whole block-rows: a tile of
+  /// `groups` block-rows is read in chunks of `chunkRows` rows, twice (the
+  /// amax, then the codes: emitColumnChunks). 0: whole block-rows.
+  int64_t chunkRows = 0;
+  /// FP4 with an odd last dimension and dimensions between the axis and
+  /// the last: each GM row of the flattened [outer, m, mid * n] is `mid`
+  /// segments of the last dimension `n`, whose codes each end in a padding
+  /// nibble; tiles lie in one segment (fp4Segments). 1 otherwise.
+  int64_t mid = 1;
   /// Read at planning: the op is gone once the kernel replaces the body.
   bool productBF16 = false;
   Type inType, codeType;
@@ -268,6 +277,9 @@ struct ColumnTiling {
   bool swizzle = false, padColumns = false;
   int64_t groups = 0, tileRows = 0, tileCols = 0, slices = 0, rowTiles = 0,
           tiles = 0, cores = 0;
+  /// Blocks too long for a tile of whole block-rows: `groups` block-rows
+  /// read in chunks of this many rows (0: whole block-rows in the UB).
+  int64_t chunkRows = 0;
 };
 
 /// What one dequantize asks for.
@@ -284,6 +296,11 @@ struct DequantizePlan {
   /// of `groups` block-rows of `tileCols` columns.
   bool columns = false;
   int64_t outer = 1, m = 0, n = 1, groups = 0, rowTiles = 0;
+  /// Blocks too long for a tile of whole block-rows: the codes read in
+  /// chunks of this many rows (0: whole block-rows).
+  int64_t chunkRows = 0;
+  /// FP4 segments of a GM row, as Plan::mid.
+  int64_t mid = 1;
   /// swizzle_32_4_4 scales (last axis): tiles of whole 32-row groups over
   /// each [batch] matrix of `mRows` rows, columns a power of two times 4
   /// blocks (the gather offsets then need no division).
@@ -597,14 +614,40 @@ void splitColumnSlots(Emitter &e, Value s, Value words, Value slots,
 // Tiling.cpp
 //===----------------------------------------------------------------------===//
 
-/// The column recipe flattens the dimensions after the block axis into
-/// one row of n columns, and packs FP4 codes two a byte along it; that is
-/// the packing along the last axis when the dimensions between are 1 or the
-/// last dimension is even (no row of it ends in a padding nibble). A
-/// diagnostic otherwise.
-LogicalResult checkFlatFP4(func::FuncOp func, StringRef verb,
-                           ElementFormat format, ArrayRef<int64_t> shape,
-                           uint64_t axis);
+/// The segments of a column tile's GM row (Plan::mid). The column recipe
+/// flattens the dimensions after the block axis into one row and packs FP4
+/// codes two a byte along it; that is the last axis' packing when the
+/// dimensions between are 1 or the last dimension is even (1 segment).
+/// Otherwise every row of the odd last dimension ends in a padding nibble:
+/// the product of the dimensions between, each segment tiled apart.
+int64_t fp4Segments(ElementFormat format, ArrayRef<int64_t> shape,
+                    uint64_t axis);
+
+/// Where a column tile of segment rows lies in its GM row (Plan::mid): the
+/// segment split off the outer index, element and code-byte columns moved
+/// to it. With one segment every method returns its argument (the IR of
+/// the flattened row, unchanged).
+struct Segments {
+  Value seg;
+  int64_t mid = 1, n = 1, segBytes = 1;
+  /// `o` (outer * mid + segment) becomes the outer index.
+  Segments(Emitter &e, Value &o, int64_t mid, int64_t n, unsigned codeBits)
+      : mid(mid), n(n), segBytes(ceilDiv(n * codeBits, 8)) {
+    if (mid > 1) {
+      seg = e.rem(o, mid);
+      o = e.div(o, mid);
+    }
+  }
+  /// Elements and code bytes a GM row holds.
+  int64_t rowElems() const { return mid * n; }
+  int64_t rowBytes() const { return mid * segBytes; }
+  Value col(Emitter &e, Value c) const {
+    return mid > 1 ? e.add(e.mul(seg, n), c) : c;
+  }
+  Value byte(Emitter &e, Value c) const {
+    return mid > 1 ? e.add(e.mul(seg, segBytes), c) : c;
+  }
+};
 
 /// Whether the recipe goes through bf16 (FP4's cast, or the bf16 product),
 /// or needs Q as the emulated encode's third buffer.
@@ -645,14 +688,19 @@ pickBlockColumnTiling(func::FuncOp func, const Chip &chip,
 int64_t tileBytes(const Plan &p, int64_t t, int64_t c, bool dbl,
                   CodeScratch scratch);
 
-/// UB bytes of a column tile: `g` block-rows (g * block rows) x `c`.
+/// UB bytes of a column tile: `g` block-rows (g * block rows) x `c`; with
+/// `laneRows`, lane buffers of that many rows (a chunk of the block-rows).
 int64_t columnBytes(const Plan &p, int64_t g, int64_t c, bool dbl,
-                    CodeScratch scratch);
+                    CodeScratch scratch, int64_t laneRows = 0);
 
-LogicalResult pickColumnTiling(func::FuncOp func, const Chip &chip,
-                               const TilingOptions &options,
-                               function_ref<bool(int64_t, int64_t)> fits,
-                               ColumnTiling &t);
+/// Chooses `t`'s tiling from `fits(g, c)`. With `chunkBytes(g, rc, c)`
+/// (the UB of g block-rows whose lane buffers hold rc rows of c columns:
+/// the kernel reads long blocks in chunks), blocks of which not even one
+/// step of block-rows of 64 columns fits are tiled in chunks instead.
+LogicalResult pickColumnTiling(
+    func::FuncOp func, const Chip &chip, const TilingOptions &options,
+    function_ref<bool(int64_t, int64_t)> fits, ColumnTiling &t,
+    function_ref<int64_t(int64_t, int64_t, int64_t)> chunkBytes = nullptr);
 
 LogicalResult planColumns(func::FuncOp func, const Chip &chip,
                           const TilingOptions &options, Plan &p);
@@ -700,6 +748,12 @@ LogicalResult planDual(func::FuncOp func, const Chip &chip,
 void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
                  const TilingOptions &options);
 
+/// emitColumns for blocks too long for the UB (`p.chunkRows`): each tile's
+/// block-rows read in chunks twice, the amax over the chunks first, then
+/// the codes of each chunk (QuantizeChunks.cpp).
+void emitColumnChunks(func::FuncOp func, const Chip &chip, const Plan &p,
+                      const TilingOptions &options);
+
 /// The column half of a dual tile to GM: its codes (a row of `rows` bytes
 /// for each of its `cols` columns) to codes1 [K, M] at (c0, r0); its
 /// scales (one byte a slot, the tile's column j in slot j) to the swizzled
@@ -719,9 +773,10 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
 // Dequantize.cpp
 //===----------------------------------------------------------------------===//
 
-/// UB bytes of a column tile of a dequantize: `g` block-rows x `c` columns.
+/// UB bytes of a column tile of a dequantize: `g` block-rows x `c` columns;
+/// with `laneRows`, lane buffers of that many rows (a chunk of them).
 int64_t dequantizeColumnBytes(const DequantizePlan &p, int64_t g, int64_t c,
-                              bool dbl);
+                              bool dbl, int64_t laneRows = 0);
 
 int64_t dequantizeBytes(const DequantizePlan &p, int64_t t, int64_t c,
                         bool dbl);
@@ -753,6 +808,12 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
 void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
                            const DequantizePlan &p,
                            const TilingOptions &options);
+
+/// emitDequantizeColumns for blocks too long for the UB (`p.chunkRows`):
+/// each tile's scales read once, its codes in chunks (DequantizeChunks.cpp).
+void emitDequantizeColumnChunks(func::FuncOp func, const Chip &chip,
+                                const DequantizePlan &p,
+                                const TilingOptions &options);
 
 //===----------------------------------------------------------------------===//
 // FakeQuant.cpp

@@ -219,7 +219,6 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   const int64_t N = R * C, NB = G * C, nb = ceilDiv(p.m, B);
   const int64_t maskLanes = roundUp(NB, 256), perBlock = maskLanes * 4;
   const int64_t inPitch = C * p.inBytes, codePitch = C * p.codeBits / 8;
-  const int64_t codeRow = ceilDiv(p.n * p.codeBits, 8);
   const int64_t depth = dbl ? 2 : 1;
 
   Value inBuf = e.buffer(depth * roundUp(N * p.inBytes, 32));
@@ -256,6 +255,9 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   // t = (o * rowTiles + rowTile) * slices + slice
   Value slice = e.rem(t, p.slices), rest = e.div(t, p.slices);
   Value rowTile = e.rem(rest, p.rowTiles), o = e.div(rest, p.rowTiles);
+  // FP4 rows of an odd last dimension: the tile's segment (Plan::mid).
+  Segments segs(e, o, p.mid, p.n, p.codeBits);
+  const int64_t rowN = segs.rowElems(), codeRow = segs.rowBytes();
   Value m0 = e.mul(rowTile, R), c0 = e.mul(slice, C);
   Value rows = e.min(e.idx(R), e.sub(e.idx(p.m), m0));
   // Swizzled slices run up to the columns padded to 128: past the input
@@ -270,7 +272,9 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   // (a short block's missing rows, a pair's missing block: all zero).
   e.flag(false, Pipe::v, Pipe::mte2, pp);
   // Swizzled, a ragged last slice too: its missing columns are rows of the
-  // scale grid's padding (scale 0x00).
+  // scale grid's padding (scale 0x00). (FP4 rows of an odd length need no
+  // zeroing: their padding nibble's lane shares a 32-byte block with the
+  // last element, which the DMA in pads with zeros: code 0.)
   bool raggedCols = p.swizzle && roundUp(p.n, 128) > p.n;
   if (p.m % R || raggedCols) {
     Value isLast;
@@ -292,8 +296,9 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   Value inLen = e.mul(cols, p.inBytes);
   CopyGmToUbOp::create(
       b, loc, in, x,
-      e.mul(e.add(e.mul(e.add(e.mul(o, p.m), m0), p.n), c0), p.inBytes), rows,
-      inLen, e.mul(e.sub(e.idx(p.n), cols), p.inBytes),
+      e.mul(e.add(e.mul(e.add(e.mul(o, p.m), m0), rowN), segs.col(e, c0)),
+            p.inBytes),
+      rows, inLen, e.mul(e.sub(e.idx(rowN), cols), p.inBytes),
       e.div(e.sub(e.idx(inPitch), padded(inLen)), 32), b.getI64IntegerAttr(0));
   e.flag(true, Pipe::mte2, Pipe::v, pp);
   e.flag(false, Pipe::mte2, Pipe::v, pp);
@@ -352,7 +357,7 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   Value codeLen = e.div(e.add(e.mul(cols, p.codeBits), 7), 8);
   CopyUbToGmOp::create(b, loc, codesGM,
                        e.add(e.mul(e.add(e.mul(o, p.m), m0), codeRow),
-                             e.div(e.mul(c0, p.codeBits), 8)),
+                             segs.byte(e, e.div(e.mul(c0, p.codeBits), 8))),
                        codesUB, rows, codeLen,
                        e.div(e.sub(e.idx(codePitch), padded(codeLen)), 32),
                        e.sub(e.idx(codeRow), codeLen));
@@ -370,16 +375,18 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
     Value len = e.mul(cols, 2);
     CopyUbToGmOp::create(
         b, loc, scalesGM,
-        e.mul(e.add(e.mul(e.add(e.mul(o, nh), e.mul(rowTile, G / 2)), p.n), c0),
+        e.mul(e.add(e.mul(e.add(e.mul(o, nh), e.mul(rowTile, G / 2)), rowN),
+                    segs.col(e, c0)),
               2),
         scalesUB, pairs, len, e.div(e.sub(e.idx(2 * C), padded(len)), 32),
-        e.mul(e.sub(e.idx(p.n), cols), 2));
+        e.mul(e.sub(e.idx(rowN), cols), 2));
   } else {
     CopyUbToGmOp::create(
         b, loc, scalesGM,
-        e.add(e.mul(e.add(e.mul(o, nb), e.mul(rowTile, G)), p.n), c0), scalesUB,
-        blockRows, cols, e.div(e.sub(e.idx(C), padded(cols)), 32),
-        e.sub(e.idx(p.n), cols));
+        e.add(e.mul(e.add(e.mul(o, nb), e.mul(rowTile, G)), rowN),
+              segs.col(e, c0)),
+        scalesUB, blockRows, cols, e.div(e.sub(e.idx(C), padded(cols)), 32),
+        e.sub(e.idx(rowN), cols));
   }
   e.flag(true, Pipe::mte3, Pipe::v, pp);
 
@@ -428,6 +435,8 @@ void writeDualColumns(Emitter &e, const Plan &p, Value codes1GM,
 /// Rewrites the function of plan `p` into the kernel.
 void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
                 const TilingOptions &options) {
+  if (p.columns && p.chunkRows)
+    return emitColumnChunks(func, chip, p, options);
   if (p.columns)
     return emitColumns(func, chip, p, options);
   MLIRContext *ctx = func.getContext();

@@ -9,30 +9,16 @@
 
 namespace mxq::vtile::lowering {
 
-/// The column recipe flattens the dimensions after the block axis into
-/// one row of n columns, and packs FP4 codes two a byte along it; that is
-/// the packing along the last axis when the dimensions between are 1 or the
-/// last dimension is even (no row of it ends in a padding nibble). A
-/// diagnostic otherwise.
-LogicalResult checkFlatFP4(func::FuncOp func, StringRef verb,
-                           ElementFormat format, ArrayRef<int64_t> shape,
-                           uint64_t axis) {
+int64_t fp4Segments(ElementFormat format, ArrayRef<int64_t> shape,
+                    uint64_t axis) {
   int64_t rank = int64_t(shape.size());
   if (format != ElementFormat::E2M1FN || int64_t(axis) >= rank - 2 ||
       shape.back() % 2 == 0)
-    return success();
+    return 1;
   int64_t between = 1;
   for (int64_t d = int64_t(axis) + 1; d + 1 < rank; ++d)
     between *= shape[d];
-  if (between == 1)
-    return success();
-  return fail(func, Twine(verb) + " FP4 along axis " + Twine(axis) +
-                        " of a rank-" + Twine(rank) +
-                        " tensor whose last dimension is odd (" +
-                        Twine(shape.back()) +
-                        "); the column recipe packs codes along its "
-                        "flattened rows, which differs from the last axis' "
-                        "packing there");
+  return std::max<int64_t>(between, 1);
 }
 
 /// Whether the recipe goes through bf16 (FP4's cast, or the bf16 product),
@@ -169,10 +155,12 @@ int64_t tileBytes(const Plan &p, int64_t t, int64_t c, bool dbl,
   return bytes;
 }
 
-/// UB bytes of a column tile: `g` block-rows (g * block rows) x `c`.
+/// UB bytes of a column tile: `g` block-rows (g * block rows) x `c`; with
+/// `laneRows`, lane buffers of that many rows (a chunk of the block-rows).
 int64_t columnBytes(const Plan &p, int64_t g, int64_t c, bool dbl,
-                    CodeScratch scratch) {
-  int64_t n = g * p.block * c, nb = g * c, depth = dbl ? 2 : 1;
+                    CodeScratch scratch, int64_t laneRows) {
+  int64_t n = (laneRows ? laneRows : g * p.block) * c, nb = g * c;
+  int64_t depth = dbl ? 2 : 1;
   int64_t bytes = 0;
   bytes += depth * roundUp(n * p.inBytes, 32);             // IN
   bytes += p.inBytes == 4 ? 0 : roundUp(n * 4, 32);        // X
@@ -188,12 +176,56 @@ int64_t columnBytes(const Plan &p, int64_t g, int64_t c, bool dbl,
   return bytes;
 }
 
-LogicalResult pickColumnTiling(func::FuncOp func, const Chip &chip,
-                               const TilingOptions &options,
-                               function_ref<bool(int64_t, int64_t)> fits,
-                               ColumnTiling &t) {
+/// The chunked column tiling (ColumnTiling::chunkRows): tiles of `step`
+/// block-rows (whole scale bytes, pairs or words of every layout) and
+/// `tileCols` columns (requested, or up to 256, fewer where 8 rows of them
+/// do not fit), read in chunks of the most
+/// rows (a multiple of 8, so that a chunk's lanes fill whole lane masks)
+/// whose buffers fit the UB with the tile's block buffers.
+static LogicalResult
+pickColumnChunks(func::FuncOp func, const Chip &chip,
+                 const TilingOptions &options, int64_t step,
+                 function_ref<int64_t(int64_t, int64_t, int64_t)> chunkBytes,
+                 ColumnTiling &t) {
+  int64_t budget = chip.ubBytes - chip.ubReserved;
+  int64_t C = options.tileCols ? options.tileCols
+                               : std::clamp<int64_t>(roundUp(t.n, 64), 64, 256);
+  auto bytes = [&](int64_t rc) { return chunkBytes(step, rc, C); };
+  // Fewer columns where not even 8 rows of them fit (a small UB).
+  while (!options.tileCols && C > 64 && bytes(8) > budget)
+    C -= 64;
+  int64_t rc = std::min<int64_t>(t.block, chip.maxBurstCount) / 8 * 8;
+  while (rc > 8 && bytes(rc) > budget)
+    rc -= 8;
+  if (rc < 8 || bytes(rc) > budget)
+    return fail(func, "a chunk of 8 rows of " + Twine(C) +
+                          " columns (blocks of " + Twine(t.block) +
+                          " along a non-last axis are read in chunks) needs " +
+                          Twine(bytes(8)) + " bytes of UB, more than the " +
+                          Twine(budget) + " chip " + Twine(chip.name) + " has");
+  t.chunkRows = rc;
+  t.groups = step, t.tileRows = step * t.block, t.tileCols = C;
+  t.slices = ceilDiv(t.padColumns ? roundUp(t.n, 128) : t.n, C);
+  t.rowTiles = ceilDiv(ceilDiv(t.m, t.block), step);
+  t.tiles = t.outer * t.rowTiles * t.slices;
+  // An empty tensor: one core and no tile.
+  t.cores = std::clamp<int64_t>(t.tiles, 1, chip.cores);
+  return success();
+}
+
+LogicalResult
+pickColumnTiling(func::FuncOp func, const Chip &chip,
+                 const TilingOptions &options,
+                 function_ref<bool(int64_t, int64_t)> fits, ColumnTiling &t,
+                 function_ref<int64_t(int64_t, int64_t, int64_t)> chunkBytes) {
   int64_t budget = chip.ubBytes - chip.ubReserved;
   int64_t step = t.swizzle ? 4 : t.pairs ? 2 : 1, nb = ceilDiv(t.m, t.block);
+  // Blocks too long for a tile of whole block-rows (1024 rows of 64 f32
+  // columns are 256 KiB of input alone) are read in chunks, where the
+  // kernel can and the rows were not asked for.
+  if (chunkBytes && !options.tileRows && options.tileCols % 64 == 0 &&
+      !fits(step, options.tileCols ? options.tileCols : 64))
+    return pickColumnChunks(func, chip, options, step, chunkBytes, t);
   if (options.tileCols) {
     if (options.tileCols % 64)
       return fail(func, "tile-cols = " + Twine(options.tileCols) +
@@ -245,18 +277,25 @@ LogicalResult pickColumnTiling(func::FuncOp func, const Chip &chip,
 LogicalResult planColumns(func::FuncOp func, const Chip &chip,
                           const TilingOptions &options, Plan &p) {
   auto inType = cast<RankedTensorType>(p.op.getInput().getType());
-  if (failed(checkFlatFP4(func, "quantizes", p.format, inType.getShape(),
-                          p.op.getAxis())))
-    return failure();
+  p.mid = fp4Segments(p.format, inType.getShape(), p.op.getAxis());
+  // swizzle_32_4_4 lays out the last two axes only (the verifier's C5),
+  // so a swizzled grid never has segments.
+  assert((p.mid == 1 || !p.swizzle) && "segments of a swizzled grid");
+  p.n /= p.mid;
   CodeScratch scratch =
       codeScratch(p.format, p.op.getNanElement(), p.emulate);
   int64_t budget = chip.ubBytes - chip.ubReserved;
   auto fits = [&](int64_t g, int64_t c) {
     return columnBytes(p, g, c, options.doubleBuffer, scratch) <= budget;
   };
-  ColumnTiling t{p.outer, p.m, p.n, p.block, p.pairs, p.swizzle, p.swizzle};
-  if (failed(pickColumnTiling(func, chip, options, fits, t)))
+  ColumnTiling t{p.outer * p.mid, p.m,       p.n,      p.block,
+                 p.pairs,         p.swizzle, p.swizzle};
+  auto chunkBytes = [&](int64_t g, int64_t rc, int64_t c) {
+    return columnBytes(p, g, c, options.doubleBuffer, scratch, rc);
+  };
+  if (failed(pickColumnTiling(func, chip, options, fits, t, chunkBytes)))
     return failure();
+  p.chunkRows = t.chunkRows;
   p.groups = t.groups, p.tileRows = t.tileRows, p.tileCols = t.tileCols;
   p.slices = t.slices, p.rowTiles = t.rowTiles, p.tiles = t.tiles;
   p.cores = t.cores;
