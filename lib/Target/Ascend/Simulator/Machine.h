@@ -5,9 +5,10 @@
 // class whose handlers the files of this folder define, by concern:
 // Control.cpp (the scalar unit: control flow and integers), Hazards.cpp
 // (UB bounds, vector-clock hazards, scheduling), DMA.cpp, Flags.cpp
-// (set_flag, wait_flag, pipe_barrier) and VectorUnit.cpp (vector
-// instructions over Lanes.h); Simulator.cpp runs a kernel and writes its
-// report and trace.
+// (set_flag, wait_flag, pipe_barrier), VectorUnit.cpp (what vector
+// instructions share, and their dispatch), ElementwiseOps.cpp and
+// LayoutOps.cpp (one handler per vector op, over Lanes.h); Simulator.cpp
+// runs a kernel and writes its report and trace.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MXQ_LIB_TARGET_ASCEND_SIMULATOR_MACHINE_H
@@ -317,6 +318,36 @@ private:
 
   Operand operand(Value address, Type type, int64_t lanes);
 
+  /// The lanes of one repeat of the widest of `types` (256 bytes).
+  static int64_t lanesOf(std::initializer_list<Type> types);
+  /// Whether `r` is a repeat count the chip takes; a failure if not.
+  bool checkRepeat(Operation *op, int64_t r);
+
+  /// What issuing a vector instruction found: the UB granules it touches,
+  /// the V pipe's cycles it occupies, and its effect (run once its hazards
+  /// are checked).
+  struct Issue {
+    std::vector<Access> accesses;
+    double occupancy = 0;
+    std::function<void()> compute;
+  };
+  /// One handler per vector op: checks its operands and fills `is`
+  /// (ElementwiseOps.cpp, LayoutOps.cpp).
+  bool issue(VBinaryOp v, Issue &is);
+  bool issue(VScalarOp v, Issue &is);
+  bool issue(VUnaryOp v, Issue &is);
+  bool issue(VDupOp v, Issue &is);
+  bool issue(VCmpsOp v, Issue &is);
+  bool issue(VCmpOp v, Issue &is);
+  bool issue(VSelOp v, Issue &is);
+  bool issue(VCastOp v, Issue &is);
+  bool issue(VReduceGroupOp v, Issue &is);
+  bool issue(VBroadcastGroupOp v, Issue &is);
+  bool issue(VIndexOp v, Issue &is);
+  bool issue(VTransposeOp v, Issue &is);
+  bool issue(VGatherOp v, Issue &is);
+
+  /// Issues, checks, runs and schedules one vector instruction.
   bool vector(Operation *op);
 };
 
