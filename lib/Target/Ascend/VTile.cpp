@@ -451,7 +451,7 @@ LogicalResult VTransposeOp::verify() {
                          << "-bit lanes: both sides are positive multiples of "
                          << side;
   int64_t perBlock = 256 / bits;
-  if (getSrcStride() < cols || getDstStride() < rows ||
+  if (int64_t(getSrcStride()) < cols || int64_t(getDstStride()) < rows ||
       getSrcStride() % perBlock || getDstStride() % perBlock)
     return emitOpError() << "has strides (" << getSrcStride() << ", "
                          << getDstStride()

@@ -1,131 +1,16 @@
-//===- VTile.td - the vector-tile dialect of the Ascend-like target -*- tablegen -*-===//
+//===- VTileOps.td - vtile operations -----------------------*- tablegen -*-===//
 //
-// A model of an Ascend vector core (AIV) at the level of its instructions:
-// GM and UB memory, DataCopyPad DMA, 256-byte "repeat" vector instructions
-// on UB operands (the Membase model, `../shared/docs/ascend-model.md` §3.1),
-// four in-order pipes and set/wait flags. The simulator
-// (mxq/Target/Ascend/Simulator.h) executes it.
+// The kernel structure (cores, UB buffers), DMA, the vector instructions,
+// the control register and the pipes' flags of the vtile dialect.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MXQ_TARGET_ASCEND_VTILE_TD
-#define MXQ_TARGET_ASCEND_VTILE_TD
+#ifndef MXQ_TARGET_ASCEND_VTILE_OPS_TD
+#define MXQ_TARGET_ASCEND_VTILE_OPS_TD
 
+include "mxq/Target/Ascend/VTileDialect.td"
+include "mxq/Target/Ascend/VTileEnums.td"
 include "mlir/IR/OpBase.td"
-include "mlir/IR/AttrTypeBase.td"
-include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
-
-def VTile_Dialect : Dialect {
-  let name = "vtile";
-  let cppNamespace = "::mxq::vtile";
-  let summary = "The vector-tile model of an Ascend vector core.";
-  let description = [{
-    `vtile` states what an Ascend AI vector core (AIV) executes: DMA between
-    global memory (GM) and the core's unified buffer (UB) with the
-    parameters of `DataCopyPad`; vector instructions on UB operands that run
-    in 256-byte repeats with block and repeat strides and a lane mask; and
-    the four in-order pipes (`s`, `v`, `mte2`, `mte3`) ordered by
-    `set_flag`/`wait_flag` and `pipe_barrier`.
-
-    UB operands are byte addresses (`index`) inside the core's UB, made from
-    the buffers `vtile.ub_buffer` declares; GM operands are memrefs in the
-    `#vtile.space<gm>` memory space plus a byte offset. A kernel is a
-    `func.func` marked `vtile.kernel`; it runs once on each of the
-    `vtile.cores` cores of its launch, and `vtile.core_id` says which.
-
-    The chip (`vtile.chip` on the module: `a2`, `950pr`, `950dt`, with any
-    field overridden, e.g. `"950pr,ub-bytes=131072"`) decides what the
-    verifiers accept: UB capacity, which casts exist, repeat and burst
-    limits. docs/Rationale.md ("The Ascend-like target") has the model, its
-    sources and what it leaves out.
-  }];
-  let useDefaultAttributePrinterParser = 1;
-}
-
-class VTile_Op<string mnemonic, list<Trait> traits = []>
-    : Op<VTile_Dialect, mnemonic, traits>;
-
-//===----------------------------------------------------------------------===//
-// Enums
-//===----------------------------------------------------------------------===//
-
-def VTile_MemorySpace : I32EnumAttr<"MemorySpace", "a memory of the core", [
-  I32EnumAttrCase<"gm", 0>, I32EnumAttrCase<"ub", 1>]> {
-  let cppNamespace = "::mxq::vtile";
-  let genSpecializedAttr = 0;
-}
-def VTile_MemorySpaceAttr : EnumAttr<VTile_Dialect, VTile_MemorySpace, "space"> {
-  let assemblyFormat = "`<` $value `>`";
-}
-
-def VTile_Pipe : I32EnumAttr<"Pipe", "an in-order instruction queue of the core", [
-  I32EnumAttrCase<"s", 0>, I32EnumAttrCase<"v", 1>,
-  I32EnumAttrCase<"mte2", 2>, I32EnumAttrCase<"mte3", 3>,
-  I32EnumAttrCase<"all", 4>]> {
-  let cppNamespace = "::mxq::vtile";
-  let genSpecializedAttr = 0;
-}
-def VTile_PipeAttr : EnumAttr<VTile_Dialect, VTile_Pipe, "pipe"> {
-  let assemblyFormat = "`<` $value `>`";
-}
-
-def VTile_BinaryKind : I32EnumAttr<"BinaryKind", "a lane-wise binary operation", [
-  I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"sub", 1>,
-  I32EnumAttrCase<"mul", 2>, I32EnumAttrCase<"div", 3>,
-  I32EnumAttrCase<"max", 4>, I32EnumAttrCase<"min", 5>,
-  I32EnumAttrCase<"And", 6, "and">, I32EnumAttrCase<"Or", 7, "or">,
-  I32EnumAttrCase<"Xor", 8, "xor">, I32EnumAttrCase<"shl", 9>,
-  I32EnumAttrCase<"shr", 10>]> {
-  let cppNamespace = "::mxq::vtile";
-  let genSpecializedAttr = 0;
-}
-def VTile_BinaryKindAttr : EnumAttr<VTile_Dialect, VTile_BinaryKind, "binary"> {
-  let assemblyFormat = "`<` $value `>`";
-}
-
-def VTile_UnaryKind : I32EnumAttr<"UnaryKind", "a lane-wise unary operation", [
-  I32EnumAttrCase<"abs", 0>, I32EnumAttrCase<"Not", 1, "not">,
-  I32EnumAttrCase<"copy", 2>]> {
-  let cppNamespace = "::mxq::vtile";
-  let genSpecializedAttr = 0;
-}
-def VTile_UnaryKindAttr : EnumAttr<VTile_Dialect, VTile_UnaryKind, "unary"> {
-  let assemblyFormat = "`<` $value `>`";
-}
-
-def VTile_CmpPredicate : I32EnumAttr<"CmpPredicate",
-    "a comparison (unsigned on ui types, signed on si/i types, ordered on floats)", [
-  I32EnumAttrCase<"eq", 0>, I32EnumAttrCase<"ne", 1>,
-  I32EnumAttrCase<"lt", 2>, I32EnumAttrCase<"le", 3>,
-  I32EnumAttrCase<"gt", 4>, I32EnumAttrCase<"ge", 5>]> {
-  let cppNamespace = "::mxq::vtile";
-  let genSpecializedAttr = 0;
-}
-def VTile_CmpPredicateAttr : EnumAttr<VTile_Dialect, VTile_CmpPredicate, "cmp"> {
-  let assemblyFormat = "`<` $value `>`";
-}
-
-def VTile_ReduceKind : I32EnumAttr<"ReduceKind", "a reduction", [
-  I32EnumAttrCase<"max", 0>, I32EnumAttrCase<"min", 1>,
-  I32EnumAttrCase<"sum", 2>]> {
-  let cppNamespace = "::mxq::vtile";
-  let genSpecializedAttr = 0;
-}
-def VTile_ReduceKindAttr : EnumAttr<VTile_Dialect, VTile_ReduceKind, "reduce"> {
-  let assemblyFormat = "`<` $value `>`";
-}
-
-def VTile_RoundMode : I32EnumAttr<"RoundMode", "the round mode of a cast (CANN RoundMode)", [
-  I32EnumAttrCase<"none", 0>, I32EnumAttrCase<"rint", 1>,
-  I32EnumAttrCase<"round", 2>, I32EnumAttrCase<"floor", 3>,
-  I32EnumAttrCase<"ceil", 4>, I32EnumAttrCase<"trunc", 5>,
-  I32EnumAttrCase<"odd", 6>]> {
-  let cppNamespace = "::mxq::vtile";
-  let genSpecializedAttr = 0;
-}
-def VTile_RoundModeAttr : EnumAttr<VTile_Dialect, VTile_RoundMode, "round"> {
-  let assemblyFormat = "`<` $value `>`";
-}
 
 //===----------------------------------------------------------------------===//
 // Kernel structure and UB buffers
@@ -478,4 +363,4 @@ def VTile_PipeBarrierOp : VTile_Op<"pipe_barrier"> {
   let assemblyFormat = "$pipe attr-dict";
 }
 
-#endif // MXQ_TARGET_ASCEND_VTILE_TD
+#endif // MXQ_TARGET_ASCEND_VTILE_OPS_TD
