@@ -370,7 +370,7 @@ struct AscendPipelineOptions : PassPipelineOptions<AscendPipelineOptions> {
                            llvm::cl::desc("columns of a UB tile (0: chosen)"),
                            llvm::cl::init(0)};
   Option<bool> doubleBuffer{*this, "double-buffer",
-                            llvm::cl::desc("two buffers per stage"),
+                            llvm::cl::desc("two buffers per stage where the UB holds them"),
                             llvm::cl::init(true)};
   ListOption<int64_t> tileShape{
       *this, "tile-shape",

@@ -73,8 +73,9 @@ struct ConvertMXQToVTilePass
 
 } // namespace
 
-LogicalResult lowerFunctionToVTile(func::FuncOp func, const Chip &chip,
-                                   const TilingOptions &options) {
+/// Lowers `func` with `options` as they are; no IR changes on failure.
+static LogicalResult lowerOnce(func::FuncOp func, const Chip &chip,
+                               const TilingOptions &options) {
   using namespace lowering;
   MLIRContext *ctx = func.getContext();
   ctx->getOrLoadDialect<VTileDialect>();
@@ -168,6 +169,26 @@ LogicalResult lowerFunctionToVTile(func::FuncOp func, const Chip &chip,
     return failure();
   emitKernel(func, chip, p, options);
   return success();
+}
+
+/// Two buffers of each tile where the UB holds them, else one: a kernel
+/// whose smallest tile does not fit twice (32 rows of four long blocks of
+/// swizzled scales) runs single-buffered rather than not at all. The
+/// double-buffered try is quiet; a function that does not lower with one
+/// buffer either says why with one buffer (the least UB it would need).
+LogicalResult lowerFunctionToVTile(func::FuncOp func, const Chip &chip,
+                                   const TilingOptions &options) {
+  if (!options.doubleBuffer)
+    return lowerOnce(func, chip, options);
+  {
+    ScopedDiagnosticHandler quiet(func.getContext(),
+                                  [](Diagnostic &) { return success(); });
+    if (succeeded(lowerOnce(func, chip, options)))
+      return success();
+  }
+  TilingOptions single = options;
+  single.doubleBuffer = false;
+  return lowerOnce(func, chip, single);
 }
 
 } // namespace mxq::vtile

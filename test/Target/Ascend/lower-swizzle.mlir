@@ -11,7 +11,11 @@
 // RUN: mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline)' -split-input-file | FileCheck %s
 // RUN: not mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline{tile-rows=48})' 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: not mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline{tile-cols=192})' 2>&1 | FileCheck %s --check-prefix=COLS
-// RUN: not mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline{chip=950pr,ub-bytes=65536})' 2>&1 | FileCheck %s --check-prefix=UB
+// A UB that holds the smallest tile once but not twice: one buffer (the
+// prologue marks one input and one output buffer free, not two).
+// RUN: mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline{chip=950pr,ub-bytes=65536})' | FileCheck %s --check-prefix=ONE
+// A UB that does not hold it once says how much one buffer needs.
+// RUN: not mxq-opt %s --pass-pipeline='builtin.module(mxq-ascend-pipeline{chip=950pr,ub-bytes=49152})' 2>&1 | FileCheck %s --check-prefix=UB
 
 // CHECK-LABEL: func.func @swizzled(
 // CHECK-SAME: %[[S:[a-z0-9]+]]: memref<9216xf8E8M0FNU, #vtile.space<gm>>)
@@ -38,6 +42,10 @@
 
 // ROWS: tile-rows = 48 is not a multiple of 32 (swizzle_32_4_4 scales are written 32 rows at a time)
 // COLS: tile-cols = 192 is not a multiple of 4 blocks (128 columns: swizzled scales go out in 4-byte words)
+// ONE-LABEL: func.func @swizzled(
+// ONE: vtile.set_flag[<v>, <mte2>, %c0]
+// ONE-NEXT: vtile.set_flag[<mte3>, <v>, %c0]
+// ONE-NEXT: scf.for
 // UB: a tile of 32 rows of 128 columns (swizzle_32_4_4 scales move 32 rows at a time) needs {{[0-9]+}} bytes of UB, more than the {{[0-9]+}} chip 950pr has
 func.func @swizzled(%x: tensor<200x1100xbf16>) -> (tensor<200x1100xf8E4M3FN>, tensor<9216xf8E8M0FNU>) {
   %q, %s = mxq.quantize %x axis = 1 scale = rceil layout = swizzle_32_4_4

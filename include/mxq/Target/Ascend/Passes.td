@@ -20,8 +20,9 @@ def ConvertMXQToVTile : Pass<"convert-mxq-to-vtile", "::mlir::ModuleOp"> {
     axis) is split over the chip's cores; each core moves UB tiles, sized
     from the chip's UB, through DMA in, the vector recipe of
     docs/Rationale.md ("The Ascend-like target") and DMA out, double
-    buffered (flags MTE2->V, V->MTE2, V->MTE3 and MTE3->V placed by the
-    pass). On `a2`, which has no fp8/fp4 casts, codes are encoded and
+    buffered where the UB holds the smallest tile twice, single buffered
+    where it holds it once (flags MTE2->V, V->MTE2, V->MTE3 and MTE3->V
+    placed by the pass). On `a2`, which has no fp8/fp4 casts, codes are encoded and
     decoded by integer code. The module gets `vtile.chip`.
 
     Long blocks along a non-last axis are read in chunks (the amax over
@@ -45,7 +46,7 @@ def ConvertMXQToVTile : Pass<"convert-mxq-to-vtile", "::mlir::ModuleOp"> {
     Option<"tileCols", "tile-cols", "int64_t", "0",
            "columns of a UB tile (0: chosen): a multiple of 8 blocks; for a last-axis mxq.quantize also any multiple of 64 of at most 64 whole blocks">,
     Option<"doubleBuffer", "double-buffer", "bool", "true",
-           "two buffers per stage, so that DMA and vector work overlap">,
+           "two buffers per stage, so that DMA and vector work overlap, where the UB holds the smallest tile twice (one otherwise)">,
     ListOption<"tileShape", "tile-shape", "int64_t",
                "PyPTO's set_vec_tile_shapes for mxq.quantize: one tile "
                "dimension per input dimension (the tile contract's rules "
