@@ -108,14 +108,6 @@ static LogicalResult lowerOnce(func::FuncOp func, const Chip &chip,
           func, "does not lower NVFP4 (E4M3 block scales, scale = encode or "
                 "decode) to the vector unit yet; the CPU and NVIDIA targets "
                 "do");
-  if (isa<dialect::MXQDialect>(first.getDialect()))
-    if (auto block = first.getAttrOfType<IntegerAttr>("block_size"))
-      if (block.getInt() % 32 != 0)
-        return lowering::fail(
-            func, "tiles blocks of a multiple of 32 elements (a 32-byte UB "
-                  "block of bytes per block row); block_size " +
-                      Twine(block.getInt()) +
-                      " runs on the CPU and NVIDIA targets");
   if ((!options.tileShape.empty() || options.performanceMode) &&
       !isa<dialect::QuantizeOp>(func.getBody().front().front()))
     return fail(func, "tile-shape and performance-mode are the PyPTO tile "

@@ -32,7 +32,7 @@ def ConvertMXQToVTile : Pass<"convert-mxq-to-vtile", "::mlir::ModuleOp"> {
 
     The pass takes what it can state exactly and says so for the rest: a
     function it cannot lower is an error naming the reason (dynamic shapes,
-    NVFP4 and blockwise FP8 scales, blocks of 16, a tile that does not fit
+    NVFP4 and blockwise FP8 scales, a tile that does not fit
     the chip's UB, which swizzled last-axis scales with long blocks still
     need, tile options a family does not take). The rewrite is available as
     `mxq::vtile::lowerFunctionToVTile`.

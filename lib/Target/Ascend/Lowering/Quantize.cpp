@@ -41,7 +41,8 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
   p.productBF16 = op.getProduct() == dialect::Product::bf16;
   p.k = in.getShape().back();
   p.block = op.getBlockSize();
-  // The verifier holds block_size to multiples of 32 (CANN's rule too).
+  // The verifier holds block_size to 16 or a multiple of 32 (CANN's rule:
+  // 32): a tile of 8 blocks is whole 32-byte blocks of every buffer.
   auto layout = op.getScaleLayout();
   p.swizzle = layout == dialect::ScaleLayout::swizzle_32_4_4;
   if (p.swizzle && !p.columns) {
