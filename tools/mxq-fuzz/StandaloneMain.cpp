@@ -94,30 +94,37 @@ static void saveCrash(int sig) {
   raise(sig);
 }
 
-static void runOne(const uint8_t *data, size_t size) {
+static int runOne(const uint8_t *data, size_t size) {
   current = data;
   currentSize = size;
-  LLVMFuzzerTestOneInput(data, size);
+  return LLVMFuzzerTestOneInput(data, size);
 }
 
-// What a custom mutator mutates: inputs run before (at most 256).
+// What a custom mutator mutates: the replayed files, kept, and up to 256
+// inputs run since, the older replaced at random. An input the target
+// returns -1 for (libFuzzer's "do not add it to the corpus": a text that
+// does not parse) is not kept, so the pool does not decay into inputs that
+// no mutation brings back.
 static std::vector<std::vector<uint8_t>> pool;
-static void remember(std::vector<uint8_t> bytes) {
-  if (!LLVMFuzzerCustomMutator)
+static size_t seeds = 0;
+static void remember(std::vector<uint8_t> bytes, int result, bool seed) {
+  if (!LLVMFuzzerCustomMutator || result == -1)
     return;
-  if (pool.size() < 256)
+  if (seed)
+    ++seeds;
+  if (seed || pool.size() < seeds + 256)
     pool.push_back(std::move(bytes));
   else
-    pool[rng()() % pool.size()] = std::move(bytes);
+    pool[seeds + rng()() % (pool.size() - seeds)] = std::move(bytes);
 }
 
 static void runFile(const std::filesystem::path &path, size_t &count) {
   std::ifstream in(path, std::ios::binary);
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
                              std::istreambuf_iterator<char>());
-  runOne(bytes.data(), bytes.size());
+  int result = runOne(bytes.data(), bytes.size());
   ++count;
-  remember(std::move(bytes));
+  remember(std::move(bytes), result, /*seed=*/true);
 }
 
 int main(int argc, char **argv) {
@@ -169,9 +176,9 @@ int main(int argc, char **argv) {
       for (uint8_t &b : bytes)
         b = uint8_t(rng()());
     }
-    runOne(bytes.data(), bytes.size());
+    int result = runOne(bytes.data(), bytes.size());
     ++count;
-    remember(bytes);
+    remember(bytes, result, /*seed=*/false);
   }
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
