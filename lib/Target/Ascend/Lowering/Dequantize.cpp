@@ -348,7 +348,7 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
   Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
 
   const int64_t B = p.block, G = p.groups, R = G * B, C = p.tileCols;
-  const int64_t N = R * C, NB = G * C, nb = ceilDiv(p.m, B);
+  const int64_t N = R * C, NB = G * C;
   const int64_t maskLanes = roundUp(NB, 256), perBlock = maskLanes * 4;
   const int64_t codePitch = C * p.codeBits / 8, outPitch = C * p.outBytes;
   const int64_t depth = dbl ? 2 : 1;
@@ -409,30 +409,7 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
                        rows, codeLen, e.sub(e.idx(codeRow), codeLen),
                        e.div(e.sub(e.idx(codePitch), padded(codeLen)), 32),
                        b.getI64IntegerAttr(0));
-  Value g0 = e.div(m0, B);
-  Value blockRows = e.min(e.idx(G), e.sub(e.idx(nb), g0));
-  if (p.swizzle) {
-    copySwizzledSlots(e, /*write=*/false, scalesGM,
-                      e.mul(o, swizzleBytes(p.n, nb)), slotsUB, c0, cols, C, g0,
-                      G, nb);
-  } else if (p.pairs) {
-    int64_t pairRows = ceilDiv(nb, 2);
-    Value h0 = e.div(g0, 2), hs = e.div(e.add(blockRows, 1), 2);
-    Value len = e.mul(cols, 2);
-    CopyGmToUbOp::create(b, loc, scalesUB, scalesGM,
-                         e.mul(e.add(e.mul(e.add(e.mul(o, pairRows), h0), rowN),
-                                     segs.col(e, c0)),
-                               2),
-                         hs, len, e.mul(e.sub(e.idx(rowN), cols), 2),
-                         e.div(e.sub(e.idx(2 * C), padded(len)), 32),
-                         b.getI64IntegerAttr(0));
-  } else {
-    CopyGmToUbOp::create(
-        b, loc, scalesUB, scalesGM,
-        e.add(e.mul(e.add(e.mul(o, nb), g0), rowN), segs.col(e, c0)), blockRows,
-        cols, e.sub(e.idx(rowN), cols),
-        e.div(e.sub(e.idx(C), padded(cols)), 32), b.getI64IntegerAttr(0));
-  }
+  readColumnScales(e, p, segs, scalesGM, scalesUB, slotsUB, o, m0, c0, cols);
   e.flag(true, Pipe::mte2, Pipe::v, pp);
   e.flag(false, Pipe::mte2, Pipe::v, pp);
 

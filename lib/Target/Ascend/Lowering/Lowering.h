@@ -197,6 +197,7 @@ struct BlockPolicy {
 };
 
 struct Plan;
+struct Segments;
 
 /// The frame every kernel shares: its new body (the old one stays until
 /// finishKernel, so that a plan's op can be read while emitting), and the
@@ -587,6 +588,20 @@ void emitColumnSlotOffsets(Emitter &e, Value offsets, Value tmp, int64_t G,
 /// C u32 lanes.
 void emitColumnGatherOffsets(Emitter &e, Value offsets, Value tmp, int64_t G,
                              int64_t C);
+
+/// A column quantize tile's scales to GM (emitColumns, emitColumnChunks):
+/// its block-rows (from the tile's `rows`) of `cols` columns from `c0`, in
+/// the plan's layout.
+void writeColumnScales(Emitter &e, const Plan &p, const Segments &segs,
+                       Value scalesGM, Value scalesUB, Value slotsUB, Value o,
+                       Value rowTile, Value c0, Value cols, Value rows);
+
+/// A column dequantize tile's scales from GM (emitDequantizeColumns,
+/// emitDequantizeColumnChunks): the block-rows from m0 / block, `cols`
+/// columns from `c0`, in the plan's layout.
+void readColumnScales(Emitter &e, const DequantizePlan &p,
+                      const Segments &segs, Value scalesGM, Value scalesUB,
+                      Value slotsUB, Value o, Value m0, Value c0, Value cols);
 
 /// Pairs of block-rows' lanes of `s` joined into 16-bit lanes of `dst`
 /// (`tmp`: G / 2 * C u32 lanes).

@@ -217,7 +217,7 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
 
   const int64_t B = p.block, G = p.groups, R = G * B, C = p.tileCols;
-  const int64_t N = R * C, NB = G * C, nb = ceilDiv(p.m, B);
+  const int64_t N = R * C, NB = G * C;
   const int64_t maskLanes = roundUp(NB, 256), perBlock = maskLanes * 4;
   const int64_t inPitch = C * p.inBytes, codePitch = C * p.codeBits / 8;
   const int64_t depth = dbl ? 2 : 1;
@@ -362,33 +362,8 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
                        codesUB, rows, codeLen,
                        e.div(e.sub(e.idx(codePitch), padded(codeLen)), 32),
                        e.sub(e.idx(codeRow), codeLen));
-  Value blockRows = e.div(e.add(rows, B - 1), B);
-  if (p.swizzle) {
-    // The grid's rows are the columns (up to their 128 padding), its
-    // scale columns the block-rows.
-    Value swizzled = e.min(e.idx(C), e.sub(e.idx(roundUp(p.n, 128)), c0));
-    copySwizzledSlots(e, /*write=*/true, scalesGM,
-                      e.mul(o, swizzleBytes(p.n, nb)), slotsUB, c0, swizzled, C,
-                      e.mul(rowTile, G), G, nb);
-  } else if (p.pairs) {
-    int64_t nh = ceilDiv(nb, 2);
-    Value pairs = e.div(e.add(blockRows, 1), 2);
-    Value len = e.mul(cols, 2);
-    CopyUbToGmOp::create(
-        b, loc, scalesGM,
-        e.mul(e.add(e.mul(e.add(e.mul(o, nh), e.mul(rowTile, G / 2)), rowN),
-                    segs.col(e, c0)),
-              2),
-        scalesUB, pairs, len, e.div(e.sub(e.idx(2 * C), padded(len)), 32),
-        e.mul(e.sub(e.idx(rowN), cols), 2));
-  } else {
-    CopyUbToGmOp::create(
-        b, loc, scalesGM,
-        e.add(e.mul(e.add(e.mul(o, nb), e.mul(rowTile, G)), rowN),
-              segs.col(e, c0)),
-        scalesUB, blockRows, cols, e.div(e.sub(e.idx(C), padded(cols)), 32),
-        e.sub(e.idx(rowN), cols));
-  }
+  writeColumnScales(e, p, segs, scalesGM, scalesUB, slotsUB, o, rowTile, c0,
+                    cols, rows);
   e.flag(true, Pipe::mte3, Pipe::v, pp);
 
   finishKernel(e, f);

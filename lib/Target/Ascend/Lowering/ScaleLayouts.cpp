@@ -1,4 +1,5 @@
-//===- ScaleLayouts.cpp - scale layouts in UB and GM ------------------------===//
+//===- ScaleLayouts.cpp - scale layouts in UB and GM
+//------------------------===//
 //
 // Where scales go: scale rows gathered and cast to bytes, swizzle_32_4_4
 // burst slots and their DMA, pairs and swizzled scales of column tiles.
@@ -46,8 +47,7 @@ void emitScaleRowOffsets(Emitter &e, Value offsets, Value tmp, int64_t rows,
 /// the rows gathered to `pitch` lanes each into `tmp` by `offsets`
 /// (emitScaleRowOffsets) and cast in one go.
 void writeScaleRows(Emitter &e, Value dst, Value s, int64_t rows,
-                    int64_t perRow, int64_t pitch, Value offsets,
-                    Value tmp) {
+                    int64_t perRow, int64_t pitch, Value offsets, Value tmp) {
   OpBuilder &b = e.b;
   Type u32 = IntegerType::get(b.getContext(), 32, IntegerType::Unsigned);
   Type u8 = IntegerType::get(b.getContext(), 8, IntegerType::Unsigned);
@@ -321,6 +321,79 @@ void splitColumnSlots(Emitter &e, Value s, Value words, Value slots,
       e.scalar(BinaryKind::And, row, row, u(0xFF), u32, C);
     }
   }
+}
+
+/// Column tiles' scales (emitColumns, emitColumnChunks write them;
+/// emitDequantizeColumns, emitDequantizeColumnChunks read them): a tile of
+/// G block-rows of C columns at block-row g0 of outer index `o`, its `cols`
+/// columns from `c0` (moved to its segment by `segs`). Linear: a row of
+/// `cols` bytes a block-row, GM rows `rowElems` bytes apart; pairs: a row
+/// of `cols` 16-bit lanes per two block-rows; swizzled: the grid's rows are
+/// the columns (up to their 128 padding), its scale columns the block-rows.
+static void copyColumnScales(Emitter &e, bool write, int64_t m, int64_t n,
+                             int64_t block, int64_t G, int64_t C, bool pairs,
+                             bool swizzle, const Segments &segs, Value gm,
+                             Value scalesUB, Value slotsUB, Value o, Value g0,
+                             Value blockRows, Value c0, Value cols,
+                             Value swizzledCols) {
+  OpBuilder &b = e.b;
+  int64_t nb = ceilDiv(m, block), rowN = segs.rowElems();
+  auto padded = [&](Value len) { return e.mul(e.div(e.add(len, 31), 32), 32); };
+  // Each operand in its own statement: the IR's op order does not depend
+  // on the compiler's order of evaluating arguments.
+  auto copy = [&](Value offset, Value bursts, Value len, int64_t pitch,
+                  Value gmGap) {
+    Value ubGap = e.div(e.sub(e.idx(pitch), padded(len)), 32);
+    if (write)
+      CopyUbToGmOp::create(b, e.loc, gm, offset, scalesUB, bursts, len, ubGap,
+                           gmGap);
+    else
+      CopyGmToUbOp::create(b, e.loc, scalesUB, gm, offset, bursts, len, gmGap,
+                           ubGap, b.getI64IntegerAttr(0));
+  };
+  if (swizzle) {
+    Value base = e.mul(o, swizzleBytes(n, nb));
+    copySwizzledSlots(e, write, gm, base, slotsUB, c0, swizzledCols, C, g0, G,
+                      nb);
+  } else if (pairs) {
+    Value pairRow = e.add(e.mul(o, ceilDiv(nb, 2)), e.div(g0, 2));
+    Value col = segs.col(e, c0);
+    Value offset = e.mul(e.add(e.mul(pairRow, rowN), col), 2);
+    Value bursts = e.div(e.add(blockRows, 1), 2);
+    Value len = e.mul(cols, 2);
+    Value gap = e.mul(e.sub(e.idx(rowN), cols), 2);
+    copy(offset, bursts, len, 2 * C, gap);
+  } else {
+    Value row = e.add(e.mul(o, nb), g0);
+    Value col = segs.col(e, c0);
+    Value offset = e.add(e.mul(row, rowN), col);
+    Value gap = e.sub(e.idx(rowN), cols);
+    copy(offset, blockRows, cols, C, gap);
+  }
+}
+
+void writeColumnScales(Emitter &e, const Plan &p, const Segments &segs,
+                       Value scalesGM, Value scalesUB, Value slotsUB, Value o,
+                       Value rowTile, Value c0, Value cols, Value rows) {
+  Value blockRows = e.div(e.add(rows, p.block - 1), p.block);
+  Value swizzled;
+  if (p.swizzle)
+    swizzled = e.min(e.idx(p.tileCols), e.sub(e.idx(roundUp(p.n, 128)), c0));
+  Value g0 = e.mul(rowTile, p.groups);
+  copyColumnScales(e, /*write=*/true, p.m, p.n, p.block, p.groups, p.tileCols,
+                   p.pairs, p.swizzle, segs, scalesGM, scalesUB, slotsUB, o, g0,
+                   blockRows, c0, cols, swizzled);
+}
+
+void readColumnScales(Emitter &e, const DequantizePlan &p, const Segments &segs,
+                      Value scalesGM, Value scalesUB, Value slotsUB, Value o,
+                      Value m0, Value c0, Value cols) {
+  Value g0 = e.div(m0, p.block);
+  Value blockRows =
+      e.min(e.idx(p.groups), e.sub(e.idx(ceilDiv(p.m, p.block)), g0));
+  copyColumnScales(e, /*write=*/false, p.m, p.n, p.block, p.groups, p.tileCols,
+                   p.pairs, p.swizzle, segs, scalesGM, scalesUB, slotsUB, o, g0,
+                   blockRows, c0, cols, cols);
 }
 
 } // namespace mxq::vtile::lowering
