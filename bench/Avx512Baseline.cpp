@@ -1,4 +1,4 @@
-//===- Avx512Baseline.cpp - hand-written MXFP8 quantize, a measuring stick ===//
+//===- Avx512Baseline.cpp - a hand-written MXFP8 quantize baseline --------===//
 //
 // See Avx512Baseline.h. Compiled for any x86-64 compiler through function
 // target attributes, and run only where the CPU has AVX-512 F and BW.

@@ -1,4 +1,4 @@
-//===- Avx512Baseline.h - hand-written MXFP8 quantize, a measuring stick --===//
+//===- Avx512Baseline.h - a hand-written MXFP8 baseline ---------*- C++ -*-===//
 //
 // The hand-vectorized AVX-512 kernels mxq-bench compares mxq's compiled
 // kernels with (issue 16): MXFP8 (E4M3) quantize along rows in blocks of 32,

@@ -1,4 +1,4 @@
-//===- InitAll.h - everything mxq's tools register ----------------*- C++ -*-===//
+//===- InitAll.h - everything mxq's tools register --------------*- C++ -*-===//
 #ifndef MXQ_INITALL_H
 #define MXQ_INITALL_H
 

@@ -1,4 +1,4 @@
-//===- Target.cpp - the target registry ------------------------------------===//
+//===- Target.cpp - the target registry -----------------------------------===//
 #include "mxq/Target/Target.h"
 
 #include "llvm/ADT/STLExtras.h"

@@ -1,4 +1,4 @@
-//===- PackFP4Memory.cpp - FP4 codes two per byte in memory --------------===//
+//===- PackFP4Memory.cpp - FP4 codes two per byte in memory ---------------===//
 //
 // mxq's memory form of FP4 (f4E2M1FN) codes, the same on every target and
 // in the runtime: packed two per byte along the last axis, element 2i in the

@@ -1,4 +1,4 @@
-//===- FuzzCommon.h - shared pieces of mxq's fuzz targets --------*- C++ -*-===//
+//===- FuzzCommon.h - shared pieces of mxq's fuzz targets -------*- C++ -*-===//
 //
 // The context every target uses (mxq's dialects, targets and passes
 // registered once), a diagnostic handler that keeps the fuzzers quiet, and a

@@ -1,4 +1,4 @@
-//===- ParseFuzzer.cpp - parse, verify and every pipeline ----------------===//
+//===- ParseFuzzer.cpp - parse, verify and every pipeline -----------------===//
 //
 // Any text as an MLIR module with mxq and everything its pipelines use
 // registered: parsing, verification and, for a module that verifies, every

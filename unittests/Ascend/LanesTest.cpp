@@ -1,4 +1,4 @@
-//===- LanesTest.cpp - the vector unit's lane model on its own -------------===//
+//===- LanesTest.cpp - the vector unit's lane model on its own ------------===//
 //
 // The simulator's lane model (mxq/Target/Ascend/Lanes.h) against what the
 // vector unit is published to do (ascend-model.md §3.3) and against

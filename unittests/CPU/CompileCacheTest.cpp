@@ -1,5 +1,4 @@
-//===- CompileCacheTest.cpp - the CPU target's compiled-function cache
-//-----===//
+//===- CompileCacheTest.cpp - the CPU target's compiled-function cache ----===//
 //
 // The same function text and options compile once per process; a different
 // option or text compiles again; a cached function compiled in a context that

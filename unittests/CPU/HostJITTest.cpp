@@ -1,4 +1,4 @@
-//===- HostJITTest.cpp - the process-wide JIT for host code --------------===//
+//===- HostJITTest.cpp - the process-wide JIT for host code ---------------===//
 //
 // detail::jitCompileForHost: a module's function is called through its
 // packed wrapper (arguments and the result through pointers), code of one

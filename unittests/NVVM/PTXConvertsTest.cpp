@@ -1,4 +1,4 @@
-//===- PTXConvertsTest.cpp - the emulator's PTX converts vs the reference --===//
+//===- PTXConvertsTest.cpp - the emulator's PTX converts vs the reference -===//
 //
 // The software models of cvt.rn.satfinite.{e4m3,e5m2,e2m3,e3m2,e2m1}x2.f32
 // and cvt.rp.ue8m0x2.f32 (what the SIMT emulator runs for the sm_100a

@@ -1,4 +1,4 @@
-//===- NumericsJitTest.cpp - the numerics IR, compiled, against the reference
+//===- NumericsJitTest.cpp - the numerics IR, compiled, vs the reference --===//
 //
 // Builds small functions with the numerics library, compiles them through the
 // CPU pipeline and runs them on every f16 and every bf16 value (element

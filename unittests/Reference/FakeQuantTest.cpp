@@ -1,4 +1,4 @@
-//===- FakeQuantTest.cpp - OwLite fake_fp8_quantize and its STE ------------===//
+//===- FakeQuantTest.cpp - OwLite fake_fp8_quantize and its STE -----------===//
 #include "mxq/Reference/Reference.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-//===- QuantizeTest.cpp - quantize, dequantize, dual, layouts --------------===//
+//===- QuantizeTest.cpp - quantize, dequantize, dual, layouts -------------===//
 #include "mxq/Reference/Reference.h"
 #include "mxq/Support/ScaleLayout.h"
 

@@ -1,4 +1,4 @@
-//===- ScalarTest.cpp - element codes, E8M0 rules, f16/bf16 ----------------===//
+//===- ScalarTest.cpp - element codes, E8M0 rules, f16/bf16 ---------------===//
 #include "mxq/Reference/Reference.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-//===- TwoLevelTest.cpp - CANN DynamicDualLevelMxQuant ---------------------===//
+//===- TwoLevelTest.cpp - CANN DynamicDualLevelMxQuant --------------------===//
 #include "mxq/Reference/Reference.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-//===- BlockBuilders.h - the per-block IR builders of the expansion -*- C++ -*-===//
+//===- BlockBuilders.h - the expansion's per-block builders -----*- C++ -*-===//
 //
 // The pieces of convert-mxq-to-loops that a target's own mapping of an op
 // reuses, so that a target-specific kernel (the NVIDIA target's

@@ -1,4 +1,4 @@
-//===- IndexExpr.h - index arithmetic that emits IR ---------------*- C++ -*-===//
+//===- IndexExpr.h - index arithmetic that emits IR -------------*- C++ -*-===//
 //
 // An `index` value with C++ operators that emit arith ops, so that a rule
 // written once as a template over an integer domain (the scale layouts'

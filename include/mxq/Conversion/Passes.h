@@ -1,4 +1,4 @@
-//===- Passes.h - mxq conversion passes ---------------------------*- C++ -*-===//
+//===- Passes.h - mxq conversion passes -------------------------*- C++ -*-===//
 #ifndef MXQ_CONVERSION_PASSES_H
 #define MXQ_CONVERSION_PASSES_H
 

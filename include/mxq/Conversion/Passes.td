@@ -1,4 +1,4 @@
-//===- Passes.td - mxq conversion passes --------------------*- tablegen -*-===//
+//===- Passes.td - mxq conversion passes -------------------*- tablegen -*-===//
 #ifndef MXQ_CONVERSION_PASSES_TD
 #define MXQ_CONVERSION_PASSES_TD
 

@@ -1,4 +1,4 @@
-//===- Execution.h - compile a function once, run it on data ------*- C++ -*-===//
+//===- Execution.h - compile a function once, run it on data ----*- C++ -*-===//
 //
 // The one path from a parsed module to results that every front end takes:
 // mxq-run, the C API (mxq-c/Execution.h) and the Python package. A

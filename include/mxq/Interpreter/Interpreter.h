@@ -1,4 +1,4 @@
-//===- Interpreter.h - run mxq functions on the C++ reference ----*- C++ -*-===//
+//===- Interpreter.h - run mxq functions on the C++ reference ---*- C++ -*-===//
 //
 // Executes a func.func made of mxq ops by calling the reference for each op:
 // the `--reference` mode of mxq-run, and the oracle that compiled code is

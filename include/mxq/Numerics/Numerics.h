@@ -1,4 +1,4 @@
-//===- Numerics.h - exact MX numerics as integer IR --------------*- C++ -*-===//
+//===- Numerics.h - exact MX numerics as integer IR -------------*- C++ -*-===//
 //
 // The one IR-building library of MX numerics, shared by every target. Each
 // builder emits arith ops that compute exactly what the reference computes

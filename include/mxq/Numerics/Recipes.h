@@ -1,4 +1,4 @@
-//===- Recipes.h - the MX block rules, once, over any lane domain -*- C++ -*-===//
+//===- Recipes.h - the MX block rules, once, for any lanes ------*- C++ -*-===//
 //
 // The block-level MX rules (the scale byte of every algorithm and Inf
 // policy, the multiplier, the underflow flush, the scale value) written

@@ -1,4 +1,4 @@
-//===- Reference.h - the executable semantics of every mxq op ----*- C++ -*-===//
+//===- Reference.h - the executable semantics of every mxq op ---*- C++ -*-===//
 //
 // A plain C++ implementation of every mxq op on buffers, written for clarity,
 // not speed. It is the oracle: every lowering (CPU, GPU, Ascend-like) is

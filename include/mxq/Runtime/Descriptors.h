@@ -1,4 +1,4 @@
-//===- Descriptors.h - memref descriptors for the runners ---------*- C++ -*-===//
+//===- Descriptors.h - memref descriptors for the runners -------*- C++ -*-===//
 //
 // What the CPU and GPU runners share: preparing the entry function, packing
 // row-major buffers into ranked memref descriptors ({allocated, aligned,

@@ -1,4 +1,4 @@
-//===- HostJIT.h - one LLVM JIT per process for host code ---------*- C++ -*-===//
+//===- HostJIT.h - one LLVM JIT per process for host code -------*- C++ -*-===//
 //
 // Every function a target compiles for the host lives in one process-wide
 // LLJIT, each module in a JITDylib of its own, removed (and its memory freed)

@@ -1,5 +1,4 @@
-//===- MemRefDescriptor.h - ranked memref descriptors, plain C++ --*- C++
-//-*-===//
+//===- MemRefDescriptor.h - ranked memref descriptors, plain ----*- C++ -*-===//
 //
 // How compiled mxq functions take and return buffers through their C
 // interface: a ranked memref descriptor is {allocated, aligned, offset,

@@ -1,5 +1,4 @@
-//===- Tensor.h - a tensor in memory, as every runner sees it -----*- C++
-//-*-===//
+//===- Tensor.h - a tensor in memory, as every runner sees it ---*- C++ -*-===//
 #ifndef MXQ_RUNTIME_TENSOR_H
 #define MXQ_RUNTIME_TENSOR_H
 

@@ -1,5 +1,4 @@
-//===- ElementTypes.h - element types in memory and in .npy -------*- C++
-//-*-===//
+//===- ElementTypes.h - element types in memory and in .npy -----*- C++ -*-===//
 //
 // The one table of how each element type mxq moves around is stored: bytes
 // per element in memory (runners), the .npy dtype that carries it (mxq-run,

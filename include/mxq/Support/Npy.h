@@ -1,4 +1,4 @@
-//===- Npy.h - reading and writing NumPy .npy files ----------------*- C++ -*-===//
+//===- Npy.h - reading and writing NumPy .npy files -------------*- C++ -*-===//
 //
 // The data interface of mxq-run (and later the GPU runner and Python):
 // little-endian, C-order arrays. Plain C++.

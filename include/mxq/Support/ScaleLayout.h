@@ -1,4 +1,4 @@
-//===- ScaleLayout.h - where each block scale lives ---------------*- C++ -*-===//
+//===- ScaleLayout.h - where each block scale lives -------------*- C++ -*-===//
 //
 // The shape and offset rules of every scale layout, in one place: the
 // verifiers, the reference and the layout-materialisation lowering use these.

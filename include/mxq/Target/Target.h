@@ -1,5 +1,4 @@
-//===- Target.h - the interface every mxq target implements -------*- C++
-//-*-===//
+//===- Target.h - the interface every mxq target implements -----*- C++ -*-===//
 //
 // A target is one folder (lib/Target/<Name>, include/mxq/Target/<Name>)
 // behind this interface: the dialects and passes its pipeline needs, the

@@ -1,4 +1,4 @@
-//===- Passes.h - mxq transformation passes -----------------------*- C++ -*-===//
+//===- Passes.h - mxq transformation passes ---------------------*- C++ -*-===//
 #ifndef MXQ_TRANSFORMS_PASSES_H
 #define MXQ_TRANSFORMS_PASSES_H
 

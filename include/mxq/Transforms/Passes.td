@@ -1,4 +1,4 @@
-//===- Passes.td - mxq transformation passes ----------------*- tablegen -*-===//
+//===- Passes.td - mxq transformation passes ---------------*- tablegen -*-===//
 #ifndef MXQ_TRANSFORMS_PASSES_TD
 #define MXQ_TRANSFORMS_PASSES_TD
 

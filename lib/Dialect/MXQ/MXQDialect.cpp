@@ -1,4 +1,4 @@
-//===- MXQDialect.cpp - the mxq dialect -------------------------------------===//
+//===- MXQDialect.cpp - the mxq dialect -----------------------------------===//
 #include "mxq/Dialect/MXQ/MXQ.h"
 
 #include "mlir/IR/Builders.h"

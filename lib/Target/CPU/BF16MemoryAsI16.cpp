@@ -1,4 +1,4 @@
-//===- BF16MemoryAsI16.cpp - bf16 values cross memory as i16 ---------------===//
+//===- BF16MemoryAsI16.cpp - bf16 values cross memory as i16 --------------===//
 //
 // LLVM 22's x86 backend carries a scalar bfloat in an f32 register and
 // rounds it back to bf16 with an instruction that flushes subnormals

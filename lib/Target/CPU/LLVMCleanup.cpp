@@ -1,4 +1,4 @@
-//===- LLVMCleanup.cpp - the CPU target's LLVM IR pipeline -----------------===//
+//===- LLVMCleanup.cpp - the CPU target's LLVM IR pipeline ----------------===//
 //
 // What the JIT runs on a CPU kernel's LLVM IR before code generation: a
 // scalar clean-up instead of an O-level, then one rewrite for the x86 back

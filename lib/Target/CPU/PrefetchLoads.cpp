@@ -1,4 +1,4 @@
-//===- PrefetchLoads.cpp - prefetch ahead of wide vector loads -------------===//
+//===- PrefetchLoads.cpp - prefetch ahead of wide vector loads ------------===//
 //
 // See the pass description in Passes.td (mxq-prefetch-loads).
 //
@@ -48,7 +48,7 @@ struct Prefetcher {
       // No inbounds: the address may lie past the buffer.
       Value line = LLVM::GEPOp::create(
           rw, op->getLoc(), addr.getType(), rw.getI8Type(), addr,
-          ArrayRef<LLVM::GEPArg>{ahead * bytes + at});
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(ahead * bytes + at)});
       LLVM::Prefetch::create(rw, op->getLoc(), line, /*rw=*/0, /*hint=*/3,
                              /*cache=*/1);
     }
@@ -57,8 +57,7 @@ struct Prefetcher {
 };
 
 struct PrefetchLoad : OpRewritePattern<LLVM::LoadOp> {
-  PrefetchLoad(MLIRContext *ctx, Prefetcher p)
-      : OpRewritePattern(ctx), p(p) {}
+  PrefetchLoad(MLIRContext *ctx, Prefetcher p) : OpRewritePattern(ctx), p(p) {}
   LogicalResult matchAndRewrite(LLVM::LoadOp op,
                                 PatternRewriter &rw) const override {
     if (op.getVolatile_())

@@ -1,4 +1,4 @@
-//===- MXQ.h - the mxq dialect -----------------------------------*- C++ -*-===//
+//===- MXQ.h - the mxq dialect ----------------------------------*- C++ -*-===//
 #ifndef MXQ_DIALECT_MXQ_MXQ_H
 #define MXQ_DIALECT_MXQ_MXQ_H
 

@@ -1,4 +1,4 @@
-//===- MXQEnums.td - mxq enum attributes --------------------*- tablegen -*-===//
+//===- MXQEnums.td - mxq enum attributes -------------------*- tablegen -*-===//
 #ifndef MXQ_ENUMS_TD
 #define MXQ_ENUMS_TD
 

@@ -1,4 +1,4 @@
-//===- MXQOps.td - mxq operations ---------------------------*- tablegen -*-===//
+//===- MXQOps.td - mxq operations --------------------------*- tablegen -*-===//
 //
 // Every op states its constraints as (C1), (C2), ... in its description; the
 // verifier's messages and test/Dialect/MXQ/invalid.mlir use the same ids.

@@ -1,5 +1,4 @@
-//===- Chip.h - the chip description of the Ascend-like target ----*- C++
-//-*-===//
+//===- Chip.h - the chip description of the Ascend-like target --*- C++ -*-===//
 //
 // One struct holds every number the vtile verifiers, the lowering and the
 // simulator's cost model read, so that no pass tests a chip by name. The

@@ -1,4 +1,4 @@
-//===- Lanes.h - what one lane of the vector unit computes -------*- C++ -*-===//
+//===- Lanes.h - what one lane of the vector unit computes ------*- C++ -*-===//
 //
 // The functional model of one lane of an Ascend-like vector instruction:
 // integer and float arithmetic, comparisons and every cast the chips have,

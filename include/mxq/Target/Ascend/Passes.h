@@ -1,5 +1,4 @@
-//===- Passes.h - passes of the Ascend-like target ----------------*- C++
-//-*-===//
+//===- Passes.h - passes of the Ascend-like target --------------*- C++ -*-===//
 #ifndef MXQ_TARGET_ASCEND_PASSES_H
 #define MXQ_TARGET_ASCEND_PASSES_H
 

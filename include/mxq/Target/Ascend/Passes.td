@@ -1,4 +1,4 @@
-//===- Passes.td - passes of the Ascend-like target ---------*- tablegen -*-===//
+//===- Passes.td - passes of the Ascend-like target --------*- tablegen -*-===//
 #ifndef MXQ_TARGET_ASCEND_PASSES_TD
 #define MXQ_TARGET_ASCEND_PASSES_TD
 

@@ -1,5 +1,4 @@
-//===- Simulator.h - executes vtile kernels on the host -----------*- C++
-//-*-===//
+//===- Simulator.h - executes vtile kernels on the host ---------*- C++ -*-===//
 //
 // Runs a vtile kernel once per core of its launch, as the chip would: every
 // instruction's bytes through the functional model (the casts through the

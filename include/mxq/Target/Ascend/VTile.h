@@ -1,5 +1,4 @@
-//===- VTile.h - the vector-tile dialect --------------------------*- C++
-//-*-===//
+//===- VTile.h - the vector-tile dialect ------------------------*- C++ -*-===//
 #ifndef MXQ_TARGET_ASCEND_VTILE_H
 #define MXQ_TARGET_ASCEND_VTILE_H
 

@@ -1,4 +1,4 @@
-//===- VTileDialect.td - the vtile dialect ------------------*- tablegen -*-===//
+//===- VTileDialect.td - the vtile dialect -----------------*- tablegen -*-===//
 //
 // A model of an Ascend vector core (AIV) at the level of its instructions:
 // GM and UB memory, DataCopyPad DMA, 256-byte "repeat" vector instructions

@@ -1,4 +1,4 @@
-//===- VTileEnums.td - vtile enum attributes ----------------*- tablegen -*-===//
+//===- VTileEnums.td - vtile enum attributes ---------------*- tablegen -*-===//
 #ifndef MXQ_TARGET_ASCEND_VTILE_ENUMS_TD
 #define MXQ_TARGET_ASCEND_VTILE_ENUMS_TD
 

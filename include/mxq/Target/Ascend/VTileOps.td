@@ -1,4 +1,4 @@
-//===- VTileOps.td - vtile operations -----------------------*- tablegen -*-===//
+//===- VTileOps.td - vtile operations ----------------------*- tablegen -*-===//
 //
 // The kernel structure (cores, UB buffers), DMA, the vector instructions,
 // the control register and the pipes' flags of the vtile dialect.

@@ -1,5 +1,4 @@
-//===- CPURunner.h - compile and run mxq functions on the host ----*- C++
-//-*-===//
+//===- CPURunner.h - compile and run mxq functions on the host --*- C++ -*-===//
 #ifndef MXQ_TARGET_CPU_CPURUNNER_H
 #define MXQ_TARGET_CPU_CPURUNNER_H
 

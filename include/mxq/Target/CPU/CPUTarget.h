@@ -1,4 +1,4 @@
-//===- CPUTarget.h - the CPU target --------------------------------*- C++ -*-===//
+//===- CPUTarget.h - the CPU target -----------------------------*- C++ -*-===//
 //
 // The host CPU through LLVM: the shared stages (tiling, convert-mxq-to-loops)
 // then bufferization and the conversions to the LLVM dialect, executed by

@@ -1,4 +1,4 @@
-//===- Passes.h - passes of the CPU target ------------------------*- C++ -*-===//
+//===- Passes.h - passes of the CPU target ----------------------*- C++ -*-===//
 #ifndef MXQ_TARGET_CPU_PASSES_H
 #define MXQ_TARGET_CPU_PASSES_H
 

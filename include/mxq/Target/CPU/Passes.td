@@ -1,4 +1,4 @@
-//===- Passes.td - passes of the CPU target -----------------*- tablegen -*-===//
+//===- Passes.td - passes of the CPU target ----------------*- tablegen -*-===//
 #ifndef MXQ_TARGET_CPU_PASSES_TD
 #define MXQ_TARGET_CPU_PASSES_TD
 

@@ -1,4 +1,4 @@
-//===- CUDADriver.h - the CUDA driver API, loaded at run time -----*- C++ -*-===//
+//===- CUDADriver.h - the CUDA driver API, loaded at run time ---*- C++ -*-===//
 //
 // mxq talks to NVIDIA GPUs through the CUDA driver API (libcuda.so.1), which
 // it opens with dlopen: every tool builds without the CUDA toolkit and says

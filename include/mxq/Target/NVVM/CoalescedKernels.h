@@ -1,4 +1,4 @@
-//===- CoalescedKernels.h - lane-cooperative GPU kernels ----------*- C++ -*-===//
+//===- CoalescedKernels.h - lane-cooperative GPU kernels --------*- C++ -*-===//
 //
 // The NVIDIA target's own mapping of quantize and dequantize along the last
 // axis (blocks of 32, any element format, scale layout and policy): one

@@ -1,4 +1,4 @@
-//===- EmulatorRunner.h - mxq's GPU kernels run by the SIMT emulator -*- C++ -*-===//
+//===- EmulatorRunner.h - GPU kernels on the SIMT emulator ------*- C++ -*-===//
 //
 // The executable kind of target `nvvm-emu`: the NVVM pipeline for a chip
 // with format=emulator (mxq-emulate-gpu-kernels in place of the binary),

@@ -1,4 +1,4 @@
-//===- GPURunner.h - compile and run mxq functions on an NVIDIA GPU -*- C++ -*-===//
+//===- GPURunner.h - mxq functions run on an NVIDIA GPU ---------*- C++ -*-===//
 //
 // Lowers a function through mxq-gpu-pipeline (kernels as PTX), JIT-compiles
 // its host side with mxq's implementation of the mgpu* runtime calls, and

@@ -1,4 +1,4 @@
-//===- GPURuntime.h - mxq's implementation of the mgpu* calls -----*- C++ -*-===//
+//===- GPURuntime.h - mxq's implementation of the mgpu* calls ---*- C++ -*-===//
 //
 // gpu-to-llvm lowers kernel launches and device allocations to calls of
 // mgpuModuleLoadJIT, mgpuLaunchKernel, mgpuMemAlloc, ... Upstream implements

@@ -1,4 +1,4 @@
-//===- LibrarySignature.h - the .sig file beside an AOT library ---*- C++ -*-===//
+//===- LibrarySignature.h - the .sig file beside an AOT library -*- C++ -*-===//
 //
 // `mxq-run --target=nvvm --emit-library F.so` writes F.so.sig; mxq-gpu-launch
 // reads it. One line per fact: "entry NAME", "chip sm_90a", then

@@ -1,4 +1,4 @@
-//===- NVGPU.h - the NVIDIA target description --------------------*- C++ -*-===//
+//===- NVGPU.h - the NVIDIA target description ------------------*- C++ -*-===//
 //
 // The one place that knows what an NVIDIA chip and PTX version can express.
 // Every GPU lowering decision (which converts are native, which features to

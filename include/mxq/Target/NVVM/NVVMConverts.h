@@ -1,4 +1,4 @@
-//===- NVVMConverts.h - native NVIDIA converts for the numerics ---*- C++ -*-===//
+//===- NVVMConverts.h - native NVIDIA converts for the numerics -*- C++ -*-===//
 //
 // What the NVIDIA target adds to the shared numerics: its conversion
 // instructions (nvvm.convert.f32x2.to.{f8x2,f6x2,f4x2}), offered only where

@@ -1,4 +1,4 @@
-//===- NVVMTarget.h - the NVIDIA target -----------------------------*- C++ -*-===//
+//===- NVVMTarget.h - the NVIDIA target -------------------------*- C++ -*-===//
 //
 // NVIDIA GPUs through NVVM and PTX: the shared stages with the chip's native
 // converts, the block loops mapped to threads, kernels outlined and

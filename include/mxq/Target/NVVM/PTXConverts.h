@@ -1,4 +1,4 @@
-//===- PTXConverts.h - software models of PTX's narrow converts ---*- C++ -*-===//
+//===- PTXConverts.h - software models of PTX's narrow converts -*- C++ -*-===//
 //
 // Exact models, written from the PTX ISA (section "cvt"), of the conversion
 // instructions mxq's NVIDIA kernels use, so that the SIMT emulator runs the

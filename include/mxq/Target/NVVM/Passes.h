@@ -1,4 +1,4 @@
-//===- Passes.h - passes of the NVVM target -----------------------*- C++ -*-===//
+//===- Passes.h - passes of the NVVM target ---------------------*- C++ -*-===//
 #ifndef MXQ_TARGET_NVVM_PASSES_H
 #define MXQ_TARGET_NVVM_PASSES_H
 

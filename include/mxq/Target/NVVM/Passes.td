@@ -1,4 +1,4 @@
-//===- Passes.td - passes of the NVVM target -------------------------*- tablegen -*-===//
+//===- Passes.td - passes of the NVVM target ---------------*- tablegen -*-===//
 #ifndef MXQ_TARGET_NVVM_PASSES_TD
 #define MXQ_TARGET_NVVM_PASSES_TD
 

@@ -1,4 +1,4 @@
-//===- SIMTEmulator.h - mxq's GPU kernels run on the CPU ----------*- C++ -*-===//
+//===- SIMTEmulator.h - mxq's GPU kernels run on the CPU --------*- C++ -*-===//
 //
 // The runtime of the SIMT emulator (target `nvvm-emu`). The NVVM pipeline
 // with format=emulator (mxq-emulate-gpu-kernels instead of

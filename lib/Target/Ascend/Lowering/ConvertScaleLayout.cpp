@@ -1,4 +1,4 @@
-//===- ConvertScaleLayout.cpp - convert_scale_layout kernels ----------------===//
+//===- ConvertScaleLayout.cpp - convert_scale_layout kernels --------------===//
 //
 // mxq.convert_scale_layout as vtile kernels.
 //

@@ -1,4 +1,4 @@
-//===- Dequantize.cpp - dequantize kernels ----------------------------------===//
+//===- Dequantize.cpp - dequantize kernels --------------------------------===//
 //
 // mxq.dequantize (along the last axis or a column axis) as vtile kernels.
 //

@@ -1,4 +1,4 @@
-//===- FakeQuant.cpp - fake_quant and fake_quant_grad kernels ---------------===//
+//===- FakeQuant.cpp - fake_quant and fake_quant_grad kernels -------------===//
 //
 // mxq.fake_quant and mxq.fake_quant_grad as vtile kernels.
 //

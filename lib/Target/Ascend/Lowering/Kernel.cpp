@@ -1,4 +1,4 @@
-//===- Kernel.cpp - the kernel frame: arguments, tile loop, end, diagnostics ---===//
+//===- Kernel.cpp - the kernel frame: arguments, tile loop, end -----------===//
 //
 // The frame every kernel shares: its GM arguments and core loop, the
 // double-buffered tile loop, the end of the kernel, and the diagnostics.

@@ -1,4 +1,4 @@
-//===- Lowering.h - what the Ascend lowering's files share -----*- C++ -*-===//
+//===- Lowering.h - what the Ascend lowering's files share ------*- C++ -*-===//
 //
 // Private to lib/Target/Ascend/Lowering: the emitter of vtile
 // instructions, the plans of each op family, the kernel frame, and the

@@ -1,4 +1,4 @@
-//===- Numerics.cpp - the MX rules as vtile instructions --------------------===//
+//===- Numerics.cpp - the MX rules as vtile instructions ------------------===//
 //
 // Every MX rule the Ascend lowering states: the scale byte and multiplier,
 // element codes by cast or by integer code, decodes and scale values. The

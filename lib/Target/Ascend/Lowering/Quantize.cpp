@@ -1,4 +1,4 @@
-//===- Quantize.cpp - quantize and dual_quantize kernels --------------------===//
+//===- Quantize.cpp - quantize and dual_quantize kernels ------------------===//
 //
 // mxq.quantize (along any axis) and mxq.dual_quantize as vtile kernels.
 //

@@ -1,5 +1,4 @@
-//===- ScaleLayouts.cpp - scale layouts in UB and GM
-//------------------------===//
+//===- ScaleLayouts.cpp - scale layouts in UB and GM ----------------------===//
 //
 // Where scales go: scale rows gathered and cast to bytes, swizzle_32_4_4
 // burst slots and their DMA, pairs and swizzled scales of column tiles.

@@ -1,4 +1,4 @@
-//===- TileContract.cpp - the PyPTO tile contract of quant_mx ---------------===//
+//===- TileContract.cpp - the PyPTO tile contract of quant_mx -------------===//
 //
 // PyPTO quant_mx's tile shape and performance mode, checked and applied
 // to a quantize's plan.

@@ -1,4 +1,4 @@
-//===- Tiling.cpp - UB plans and tilings ------------------------------------===//
+//===- Tiling.cpp - UB plans and tilings ----------------------------------===//
 //
 // How many rows and columns a tile takes: the UB each family's tile needs
 // (counted from the same scratch rules its kernel allocates by) and the

@@ -1,4 +1,4 @@
-//===- TwoLevelQuantize.cpp - two_level_quantize kernels --------------------===//
+//===- TwoLevelQuantize.cpp - two_level_quantize kernels ------------------===//
 //
 // mxq.two_level_quantize (CANN DynamicDualLevelMxQuant) as a vtile kernel.
 //

@@ -1,4 +1,4 @@
-//===- Control.cpp - the scalar unit: control flow and integers -------------===//
+//===- Control.cpp - the scalar unit: control flow and integers -----------===//
 #include "Machine.h"
 
 namespace mxq::vtile::sim {

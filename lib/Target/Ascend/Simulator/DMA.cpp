@@ -1,4 +1,4 @@
-//===- DMA.cpp - DataCopyPad between GM and UB ------------------------------===//
+//===- DMA.cpp - DataCopyPad between GM and UB ----------------------------===//
 #include "Machine.h"
 
 namespace mxq::vtile::sim {

@@ -1,4 +1,4 @@
-//===- Flags.cpp - set_flag, wait_flag, pipe_barrier ------------------------===//
+//===- Flags.cpp - set_flag, wait_flag, pipe_barrier ----------------------===//
 #include "Machine.h"
 
 namespace mxq::vtile::sim {

@@ -1,4 +1,4 @@
-//===- Hazards.cpp - UB bounds, hazards by vector clocks, scheduling --------===//
+//===- Hazards.cpp - UB bounds, hazards by vector clocks, scheduling ------===//
 #include "Machine.h"
 
 namespace mxq::vtile::sim {

@@ -1,4 +1,4 @@
-//===- Machine.h - the simulator's state and instruction handlers -*- C++ -*-===//
+//===- Machine.h - the simulator's state and its handlers -------*- C++ -*-===//
 //
 // Private to lib/Target/Ascend/Simulator: a core (UB, granules, flags, the
 // GM channel), the operands of vector instructions, and the Simulator

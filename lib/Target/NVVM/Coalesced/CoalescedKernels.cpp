@@ -1,4 +1,4 @@
-//===- CoalescedKernels.cpp - the NVIDIA target's lane-cooperative kernels ===//
+//===- CoalescedKernels.cpp - lane-cooperative NVIDIA kernels -------------===//
 //
 // The NVIDIA target's own mapping of the block ops along the last axis (its
 // thread mapping, nothing else: every number comes from the shared

@@ -1,4 +1,4 @@
-//===- Dequantize.cpp - the coalesced last-axis dequantize ------------------===//
+//===- Dequantize.cpp - the coalesced last-axis dequantize ----------------===//
 #include "Kernels.h"
 
 namespace mxq::nvvm::coalesced {

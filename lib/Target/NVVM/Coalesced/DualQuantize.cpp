@@ -1,4 +1,4 @@
-//===- DualQuantize.cpp - the cooperative dual quantize ---------------------===//
+//===- DualQuantize.cpp - the cooperative dual quantize -------------------===//
 #include "Kernels.h"
 
 namespace mxq::nvvm::coalesced {

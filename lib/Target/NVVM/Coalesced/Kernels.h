@@ -1,4 +1,4 @@
-//===- Kernels.h - what the coalesced kernels share --------------*- C++ -*-===//
+//===- Kernels.h - what the coalesced kernels share -------------*- C++ -*-===//
 //
 // Private to lib/Target/NVVM/Coalesced: the lane mapping every coalesced
 // kernel uses (mxq/Target/NVVM/CoalescedKernels.h says what they are), and

@@ -1,4 +1,4 @@
-//===- Lanes.cpp - the lane mapping of the coalesced kernels -------------===//
+//===- Lanes.cpp - the lane mapping of the coalesced kernels --------------===//
 //
 // How the coalesced kernels map a block to lanes (CoalescedKernels.cpp says
 // why): the launch, a lane's place and element count, its reads and writes

@@ -1,4 +1,4 @@
-//===- Quantize.cpp - the coalesced last-axis quantize ----------------------===//
+//===- Quantize.cpp - the coalesced last-axis quantize --------------------===//
 #include "Kernels.h"
 
 namespace mxq::nvvm::coalesced {

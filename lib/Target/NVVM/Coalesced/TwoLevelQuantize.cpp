@@ -1,4 +1,4 @@
-//===- TwoLevelQuantize.cpp - the coalesced two-level quantize --------------===//
+//===- TwoLevelQuantize.cpp - the coalesced two-level quantize ------------===//
 #include "Kernels.h"
 
 namespace mxq::nvvm::coalesced {
