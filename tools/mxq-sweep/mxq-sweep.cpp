@@ -39,7 +39,10 @@
 #include <cmath>
 #include <functional>
 #include <cstring>
+#include <limits>
 #include <map>
+#include <numeric>
+#include <optional>
 #include <random>
 #include <set>
 
@@ -200,12 +203,39 @@ std::vector<StoredScale> scaleTypesOf(const std::string &scale) {
                       attr("division", "reciprocal")}};
 }
 
-/// Every combination of the table for every family (not yet verified).
-std::vector<Case> enumerate() {
+/// A walk over the combinations: each has a number, its position in the
+/// fixed order of enumerate(); only those `wants` names are built and given
+/// to `take`. The whole product has millions of combinations, and a built
+/// one (its text closure and runs) costs a kilobyte or more, so a walk that
+/// built them all held gigabytes before it drew a sample of 25; numbering
+/// costs a counter.
+struct Walk {
+  std::function<bool(size_t)> wants;
+  std::function<void(size_t, Case &&)> take;
+  /// The first position of each family the walk met, in order.
+  std::vector<std::pair<std::string, size_t>> starts;
+  size_t next = 0;
+
+  /// The family of the combination at `pos`.
+  const std::string &familyAt(size_t pos) const {
+    auto it = std::upper_bound(
+        starts.begin(), starts.end(), pos,
+        [](size_t p, const auto &s) { return p < s.second; });
+    return std::prev(it)->first;
+  }
+};
+
+/// Walks every combination of the table for every family (not yet
+/// verified), in the same order every time.
+void enumerate(Walk &w) {
   const mlir::mxq::AttributeSpace &t = mlir::mxq::attributeSpace();
-  std::vector<Case> cases;
   std::set<std::string> want(families.begin(), families.end());
-  auto wanted = [&](const char *f) { return want.empty() || want.count(f); };
+  auto wanted = [&](const char *f) {
+    if (!want.empty() && !want.count(f))
+      return false;
+    w.starts.push_back({f, w.next});
+    return true;
+  };
   auto shapeModes = {0, 1, 2}; // dynamic, static ragged, static size-1
 
   if (wanted("quantize"))
@@ -223,6 +253,9 @@ std::vector<Case> enumerate() {
                     for (int64_t axis = 0; axis < rank; ++axis)
                       for (const auto &src : t.sourceTypes)
                         for (int mode : shapeModes) {
+                          size_t pos = w.next++;
+                          if (!w.wants(pos))
+                            continue;
                           Case c;
                           c.family = "quantize";
                           std::string a = "axis = " + std::to_string(axis) +
@@ -265,7 +298,7 @@ std::vector<Case> enumerate() {
                                    sc + "\n  return %q, %s : " + q + ", " + sc +
                                    "\n}\n";
                           };
-                          cases.push_back(std::move(c));
+                          w.take(pos, std::move(c));
                         }
 
   if (wanted("dequantize"))
@@ -277,6 +310,9 @@ std::vector<Case> enumerate() {
             for (int64_t axis = 0; axis < rank; ++axis)
               for (const auto &out : t.sourceTypes)
                 for (int mode : shapeModes) {
+                  size_t pos = w.next++;
+                  if (!w.wants(pos))
+                    continue;
                   Case c;
                   c.family = "dequantize";
                   std::string a = "axis = " + std::to_string(axis) +
@@ -309,7 +345,7 @@ std::vector<Case> enumerate() {
                            q + ", " + sc + " -> " + y + "\n  return %y : " + y +
                            "\n}\n";
                   };
-                  cases.push_back(std::move(c));
+                  w.take(pos, std::move(c));
                 }
 
   if (wanted("dual_quantize"))
@@ -322,6 +358,9 @@ std::vector<Case> enumerate() {
               for (int64_t rank = 2; rank <= 3; ++rank)
                 for (const auto &src : t.sourceTypes)
                   for (int mode : shapeModes) {
+                    size_t pos = w.next++;
+                    if (!w.wants(pos))
+                      continue;
                     Case c;
                     c.family = "dual_quantize";
                     std::string a = "scale = " + scale + attr("inf", inf) +
@@ -361,7 +400,7 @@ std::vector<Case> enumerate() {
                              a + " : " + in + " -> " + res +
                              "\n  return %q0, %s0, %q1, %s1 : " + res + "\n}\n";
                     };
-                    cases.push_back(std::move(c));
+                    w.take(pos, std::move(c));
                   }
 
   if (wanted("two_level_quantize"))
@@ -372,6 +411,9 @@ std::vector<Case> enumerate() {
           for (int64_t rank = 1; rank <= 3; ++rank)
             for (const auto &src : t.sourceTypes)
               for (int mode : shapeModes) {
+                size_t pos = w.next++;
+                if (!w.wants(pos))
+                  continue;
                 Case c;
                 c.family = "two_level_quantize";
                 std::string a = attr("rounding", rnd) +
@@ -413,7 +455,7 @@ std::vector<Case> enumerate() {
                          (smooth ? ", " + sm : "") + " -> " + res +
                          "\n  return %y, %a, %b : " + res + "\n}\n";
                 };
-                cases.push_back(std::move(c));
+                w.take(pos, std::move(c));
               }
 
   for (const char *fam : {"fake_quant", "fake_quant_grad"}) {
@@ -428,6 +470,9 @@ std::vector<Case> enumerate() {
           for (int64_t axis = -1; axis < rank; ++axis)
             for (const auto &src : t.sourceTypes)
               for (int mode : shapeModes) {
+                size_t pos = w.next++;
+                if (!w.wants(pos))
+                  continue;
                 Case c;
                 c.family = fam;
                 float max = code == "f8E5M2" ? 57344.0f : 448.0f;
@@ -476,10 +521,9 @@ std::vector<Case> enumerate() {
                          in + ", " + p + ", " + p + "\n  return %y : " + in +
                          "\n}\n";
                 };
-                cases.push_back(std::move(c));
+                w.take(pos, std::move(c));
               }
   }
-  return cases;
 }
 
 //===----------------------------------------------------------------------===//
@@ -694,19 +738,39 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  std::vector<Case> cases = enumerate();
-  if (!matchAttrs.empty()) {
-    llvm::Regex re(matchAttrs);
-    std::string why;
-    if (!re.isValid(why)) {
-      llvm::errs() << "mxq-sweep: error: --match: " << why << "\n";
+  // Number the combinations (and with --match keep those it matches);
+  // `kept[idx]` is the position of the idx-th kept one. The draw shuffles
+  // these numbers, not built combinations.
+  std::vector<uint32_t> kept;
+  Walk count;
+  {
+    std::optional<llvm::Regex> re;
+    if (!matchAttrs.empty()) {
+      re.emplace(matchAttrs);
+      std::string why;
+      if (!re->isValid(why)) {
+        llvm::errs() << "mxq-sweep: error: --match: " << why << "\n";
+        return 1;
+      }
+    }
+    count.wants = [&](size_t) { return re.has_value(); };
+    count.take = [&](size_t pos, Case &&c) {
+      if (re->match(c.attrs))
+        kept.push_back(pos);
+    };
+    enumerate(count);
+    if (count.next > std::numeric_limits<uint32_t>::max()) {
+      llvm::errs() << "mxq-sweep: error: " << count.next
+                   << " combinations are more than this tool numbers\n";
       return 1;
     }
-    llvm::erase_if(cases, [&](const Case &c) { return !re.match(c.attrs); });
+    if (!re) {
+      kept.resize(count.next);
+      std::iota(kept.begin(), kept.end(), 0);
+    }
   }
-  std::vector<size_t> order(cases.size());
-  for (size_t i = 0; i < order.size(); ++i)
-    order[i] = i;
+  std::vector<uint32_t> order(kept.size());
+  std::iota(order.begin(), order.end(), 0);
   std::mt19937_64 drawRng(seed);
   if (sample > 0 || strength)
     std::shuffle(order.begin(), order.end(), drawRng);
@@ -715,12 +779,12 @@ int main(int argc, char **argv) {
   std::map<std::string, int64_t> refusals; // first line of each diagnostic
   std::set<std::string> covered; // pairs of features run (with --pairwise)
   std::map<std::string, int64_t> perFamily;
-  for (size_t idx : order) {
-    if (int64_t(idx) % shardCount != shardIndex)
-      continue;
-    const Case &c = cases[idx];
-    if (sample > 0 && perFamily[c.family] >= sample)
-      continue; // this family has its share of the draw
+  auto full = [&](const std::string &family) {
+    return sample > 0 && perFamily[family] >= sample;
+  };
+  auto process = [&](size_t idx, const Case &c) {
+    if (full(c.family))
+      return; // this family has its share of the draw
     std::vector<std::string> pairs;
     if (strength) {
       // Only a case that covers a combination not yet covered is worth
@@ -741,7 +805,7 @@ int main(int argc, char **argv) {
             consider(f[a] + "|" + f[b] + "|" + f[d]);
         }
       if (pairs.empty())
-        continue;
+        return;
     }
     // The verifiers decide what is swept.
     std::string text = c.text(c.runs[0]);
@@ -753,13 +817,13 @@ int main(int argc, char **argv) {
     }
     if (!module) {
       ++rejected;
-      continue;
+      return;
     }
     ++accepted;
     ++perFamily[c.family];
     covered.insert(pairs.begin(), pairs.end());
     if (listOnly)
-      continue;
+      return;
     auto report = [&](const std::string &what) {
       ++failures;
       llvm::outs() << "FAIL " << c.family << " " << c.attrs << ": " << what
@@ -780,7 +844,7 @@ int main(int argc, char **argv) {
       exe = target->compile(*copy, "f", options, err);
       if (!exe) {
         notCompiled(err);
-        continue;
+        return;
       }
     }
     for (size_t r = 0; r < c.runs.size(); ++r) {
@@ -852,6 +916,32 @@ int main(int argc, char **argv) {
         break;
       }
     }
+  };
+
+  // Walk the draw in batches: build the next batch's combinations in one
+  // walk, then run them in the draw's order.
+  constexpr size_t kBatch = 8192;
+  for (size_t cursor = 0; cursor < order.size();) {
+    std::vector<uint32_t> batch; // indices into `kept`, in the draw's order
+    while (cursor < order.size() && batch.size() < kBatch) {
+      uint32_t idx = order[cursor++];
+      if (int64_t(idx) % shardCount == shardIndex &&
+          !full(count.familyAt(kept[idx])))
+        batch.push_back(idx);
+    }
+    std::vector<uint32_t> positions;
+    for (uint32_t idx : batch)
+      positions.push_back(kept[idx]);
+    llvm::sort(positions);
+    std::map<size_t, Case> built;
+    Walk w;
+    w.wants = [&](size_t pos) {
+      return std::binary_search(positions.begin(), positions.end(), pos);
+    };
+    w.take = [&](size_t pos, Case &&c) { built.emplace(pos, std::move(c)); };
+    enumerate(w);
+    for (uint32_t idx : batch)
+      process(idx, built.at(kept[idx]));
   }
   llvm::outs() << "mxq-sweep: " << accepted << " combinations accepted by the "
                << "verifiers (" << rejected << " rejected)";
