@@ -108,6 +108,12 @@ struct ArithLanes : I {
   Value e8m0RoundUp(Value dBits) {
     return native ? native->e8m0RoundUp(b, loc, floatOf(dBits)) : Value();
   }
+  Value mulF(Value x, Value y) {
+    return bitsOf(arith::MulFOp::create(b, loc, floatOf(x), floatOf(y)));
+  }
+  Value divF(Value x, Value y) {
+    return bitsOf(arith::DivFOp::create(b, loc, floatOf(x), floatOf(y)));
+  }
 };
 } // namespace
 
@@ -561,72 +567,9 @@ Value nvfp4Scaled(OpBuilder &b, Location loc, Value x, Value factor,
 
 std::pair<Value, Value> f32BlockScale(OpBuilder &b, Location loc, Value amax,
                                       const F32ScaleRule &rule) {
-  Type t = amax.getType();
-  Type it = i32Const(b, loc, t, 0).getType();
-  auto bits = [&](Value v) { return arith::BitcastOp::create(b, loc, it, v); };
-  auto fromBits = [&](Value v) {
-    return arith::BitcastOp::create(b, loc, t, v);
-  };
-  auto cmp = [&](arith::CmpFPredicate p, Value x, Value y) {
-    return arith::CmpFOp::create(b, loc, p, x, y);
-  };
-  const float m = formatInfo(rule.format).maxFinite;
-  Value one = f32Const(b, loc, t, 1.0f);
-  // a < floor ? floor : a (NaN stays NaN).
-  Value a = amax;
-  if (rule.amaxFloor > 0) {
-    Value floor = f32Const(b, loc, t, rule.amaxFloor);
-    a = arith::SelectOp::create(b, loc, cmp(arith::CmpFPredicate::OLT, a, floor),
-                                floor, a);
-  }
-  if (rule.algorithm == ScaleAlgorithm::Encode) {
-    Value inf = f32Const(b, loc, t, std::numeric_limits<float>::infinity());
-    Value e = arith::DivFOp::create(b, loc, f32Const(b, loc, t, m), a);
-    e = arith::SelectOp::create(
-        b, loc, cmp(arith::CmpFPredicate::OEQ, e, inf),
-        f32Const(b, loc, t, sourceMaxFinite(rule.source)), e);
-    if (rule.pow2)
-      e = fromBits(arith::AndIOp::create(
-          b, loc, bits(e), i32Const(b, loc, t, int32_t(0xFF800000u))));
-    // 1 where a is 0, infinite or NaN.
-    Value unit = arith::OrIOp::create(
-        b, loc,
-        cmp(arith::CmpFPredicate::UEQ, a, f32Const(b, loc, t, 0.0f)),
-        cmp(arith::CmpFPredicate::OEQ, a, inf));
-    e = arith::SelectOp::create(b, loc, unit, one, e);
-    Value stored = arith::DivFOp::create(b, loc, one, e);
-    return {bits(stored), e};
-  }
-  assert(rule.algorithm == ScaleAlgorithm::Decode && "not a stored-scale rule");
-  bool exact = rule.division == Division::Exact;
-  // A NaN amax (a NaN in the block) gives the canonical NaN scale, as every
-  // NaN mxq computes is: the amax of the lanes' bits keeps an input NaN's
-  // payload, which the division or product would carry into the stored
-  // scale.
-  Value s = canonicalizeNaN(
-      b, loc,
-      exact ? arith::DivFOp::create(b, loc, a, f32Const(b, loc, t, m))
-                  .getResult()
-            : arith::MulFOp::create(b, loc, a, f32Const(b, loc, t, 1.0f / m))
-                  .getResult());
-  if (rule.pow2) {
-    // DeepGEMM's ceil_to_ue8m0 on the bits of |s|: the exponent field, plus
-    // one where the mantissa is not zero, clamped to [1, 254].
-    Value sb = arith::AndIOp::create(b, loc, bits(s),
-                                     i32Const(b, loc, t, 0x7FFFFFFF));
-    Value e = arith::ShRUIOp::create(b, loc, sb, i32Const(b, loc, t, 23));
-    Value mant = arith::AndIOp::create(b, loc, sb, i32Const(b, loc, t, 0x7FFFFF));
-    Value up = arith::ExtUIOp::create(
-        b, loc, it,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, mant,
-                              i32Const(b, loc, t, 0)));
-    e = arith::AddIOp::create(b, loc, e, up);
-    e = arith::MaxUIOp::create(b, loc, e, i32Const(b, loc, t, 1));
-    e = arith::MinUIOp::create(b, loc, e, i32Const(b, loc, t, 254));
-    s = fromBits(arith::ShLIOp::create(b, loc, e, i32Const(b, loc, t, 23)));
-  }
-  Value factor = exact ? s : arith::DivFOp::create(b, loc, one, s).getResult();
-  return {bits(s), factor};
+  ArithLanes i{{b, loc, amax.getType()}};
+  auto [stored, factor] = recipes::f32BlockScale(i, i.bitsOf(amax), rule);
+  return {stored, i.floatOf(factor)};
 }
 
 Value f32Scaled(OpBuilder &b, Location loc, Value x, Value factor,

@@ -89,17 +89,8 @@ struct BlockPolicies {
                     dialect::toSupport(op.getRounding()),
                     dialect::toSupport(op.getNanElement()),
                     dialect::toSupport(op.getUnderflow())};
-    if constexpr (std::is_same_v<Op, dialect::QuantizeOp>) {
-      if (op.getScales().getType().getElementType().isF32()) {
-        p.f32 = num::F32ScaleRule{
-            p.algorithm,
-            p.format,
-            op.getAmaxFloor() ? op.getAmaxFloor()->convertToFloat() : 0.0f,
-            op.getPow2(),
-            dialect::toSupport(op.getDivision()),
-            dialect::getSourceType(op.getInput().getType().getElementType())};
-      }
-    }
+    if constexpr (std::is_same_v<Op, dialect::QuantizeOp>)
+      p.f32 = dialect::getF32ScaleRule(op);
     return p;
   }
 

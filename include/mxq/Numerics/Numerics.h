@@ -136,14 +136,7 @@ mlir::Value nvfp4Scaled(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                         mlir::Value factor, ScaleAlgorithm algorithm);
 
 /// What a stored fp32 block scale (blockwise FP8) asks of each block.
-struct F32ScaleRule {
-  ScaleAlgorithm algorithm; ///< Encode (TE) or Decode (DeepSeek, DeepGEMM)
-  ElementFormat format;     ///< of the codes
-  float amaxFloor;
-  bool pow2;
-  Division division;
-  SourceType source; ///< the input's type
-};
+using ::mxq::F32ScaleRule;
 /// ref: f32BlockScale: the stored scale's bits (i32) and the element factor
 /// (f32) of blocks of absolute maximum `amax` (f32 scalar or vector).
 std::pair<mlir::Value, mlir::Value> f32BlockScale(mlir::OpBuilder &b,

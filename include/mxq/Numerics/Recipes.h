@@ -18,6 +18,8 @@
 //   V sel(V mask, V a, V b)       a or b per lane (a, b values or masks)
 //   V zext(V mask)                1 or 0 per lane
 //   V mulF32(V bits, float k)     the bits of float(bits) * k (f32, RNE)
+//   V mulF, divF (V, V)           f32 product and quotient of two lanes'
+//                                 bits (IEEE, RNE; the stored-scale rules)
 //   V e8m0RoundUp(V dBits)        a native instruction's E8M0 byte of the
 //                                 smallest power of two >= the finite
 //                                 positive d, or a null V where none
@@ -32,6 +34,9 @@
 #include "mxq/Support/Formats.h"
 
 #include <cassert>
+#include <cstdint>
+#include <cstring>
+#include <utility>
 
 namespace mxq::recipes {
 
@@ -154,6 +159,54 @@ template <typename D> typename D::V scaleValueBits(D &i, typename D::V s) {
   typename D::V bits = i.shl(s, i.c(23));
   bits = i.sel(i.eq(s, i.c(0)), i.c(0x00400000), bits);
   return i.sel(i.eq(s, i.c(kScaleNaN)), i.c(0x7FC00000), bits);
+}
+
+/// ref: f32BlockScale: the bits of the stored fp32 scale and of the element
+/// factor of a block whose absolute maximum has the f32 bits `amax`
+/// (non-negative or NaN). Every comparison is on the bits, which order as
+/// the values do for a non-negative amax (a NaN above +Inf).
+template <typename D>
+std::pair<typename D::V, typename D::V>
+f32BlockScale(D &i, typename D::V amax, const F32ScaleRule &rule) {
+  using V = typename D::V;
+  const float m = formatInfo(rule.format).maxFinite;
+  auto f = [&](float v) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    return i.c(int64_t(bits));
+  };
+  const int64_t inf = 0x7F800000;
+  V a = amax;
+  if (rule.amaxFloor > 0) // a < floor ? floor : a (NaN stays NaN)
+    a = i.sel(i.ugt(f(rule.amaxFloor), a), f(rule.amaxFloor), a);
+  if (rule.algorithm == ScaleAlgorithm::Encode) {
+    // TE: e = m / a, the source's largest finite where that overflows
+    // (pow2: the exponent only); 1 where a is 0, Inf or NaN.
+    V e = i.divF(f(m), a);
+    e = i.sel(i.eq(e, i.c(inf)), f(sourceMaxFinite(rule.source)), e);
+    if (rule.pow2)
+      e = i.andi(e, i.c(0xFF800000));
+    e = i.sel(i.eq(a, i.c(0)), f(1.0f), e);
+    e = i.sel(i.uge(a, i.c(inf)), f(1.0f), e);
+    return {i.divF(f(1.0f), e), e};
+  }
+  assert(rule.algorithm == ScaleAlgorithm::Decode && "not a stored-scale rule");
+  bool exact = rule.division == Division::Exact;
+  // s = a / m (or a * fl32(1/m)); a NaN amax gives the canonical NaN, as
+  // every NaN mxq computes is (the amax of the lanes' bits keeps an input
+  // NaN's payload, which the division would carry).
+  V s = exact ? i.divF(a, f(m)) : i.mulF32(a, 1.0f / m);
+  s = i.sel(i.ugt(i.andi(s, i.c(0x7FFFFFFF)), i.c(inf)), i.c(0x7FC00000), s);
+  if (rule.pow2) {
+    // DeepGEMM's ceil_to_ue8m0 on the bits of |s|: the exponent field, plus
+    // one where the mantissa is not zero, clamped to [1, 254].
+    V sb = i.andi(s, i.c(0x7FFFFFFF));
+    V e = i.add(i.shr(sb, i.c(23)),
+                i.zext(i.ne(i.andi(sb, i.c(0x7FFFFF)), i.c(0))));
+    e = i.minu(i.maxs(e, i.c(1)), i.c(kScaleMax));
+    s = i.shl(e, i.c(23));
+  }
+  return {s, exact ? s : i.divF(f(1.0f), s)};
 }
 
 } // namespace mxq::recipes

@@ -66,6 +66,18 @@ constexpr float sourceMaxFinite(SourceType t) {
                                  : 0x1.fffffep127f;
 }
 
+/// What a stored fp32 block scale (blockwise FP8) asks of each block: the
+/// words of a quantize with f32 scales (ref: f32BlockScale;
+/// mxq::recipes::f32BlockScale states it for the targets).
+struct F32ScaleRule {
+  ScaleAlgorithm algorithm; ///< Encode (TE) or Decode (DeepSeek, DeepGEMM)
+  ElementFormat format;     ///< of the codes
+  float amaxFloor;
+  bool pow2;
+  Division division;
+  SourceType source; ///< the input's type
+};
+
 struct FormatInfo {
   const char *name;  ///< MLIR spelling of the type.
   unsigned bits;     ///< Storage bits of one code (sign included).

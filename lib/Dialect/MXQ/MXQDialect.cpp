@@ -117,6 +117,18 @@ std::optional<::mxq::ElementFormat> mlir::mxq::getElementFormat(Type type) {
                          : ::mxq::SourceType::F32;
 }
 
+std::optional<::mxq::F32ScaleRule> mlir::mxq::getF32ScaleRule(QuantizeOp op) {
+  if (!op.getScales().getType().getElementType().isF32())
+    return std::nullopt;
+  return ::mxq::F32ScaleRule{
+      toSupport(op.getScaleAlgorithm()),
+      *getElementFormat(op.getCodes().getType().getElementType()),
+      op.getAmaxFloor() ? op.getAmaxFloor()->convertToFloat() : 0.0f,
+      op.getPow2(),
+      toSupport(op.getDivision()),
+      getSourceType(op.getInput().getType().getElementType())};
+}
+
 Type mlir::mxq::getElementType(MLIRContext *ctx, ::mxq::ElementFormat format) {
   switch (format) {
   case ::mxq::ElementFormat::E4M3FN:

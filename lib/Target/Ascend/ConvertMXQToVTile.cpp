@@ -88,16 +88,9 @@ static LogicalResult lowerOnce(func::FuncOp func, const Chip &chip,
   auto f32Scales = [](Value scales) {
     return cast<ShapedType>(scales.getType()).getElementType().isF32();
   };
-  if (auto q = dyn_cast<dialect::QuantizeOp>(first); q && f32Scales(q.getScales()))
-    return lowering::fail(
-        func, "does not lower blockwise FP8 (f32 block scales) to the vector "
-              "unit yet; the CPU and NVIDIA targets do");
-  if (auto d = dyn_cast<dialect::DequantizeOp>(first); d && f32Scales(d.getScales()))
-    return lowering::fail(
-        func, "does not lower blockwise FP8 (f32 block scales) to the vector "
-              "unit yet; the CPU and NVIDIA targets do");
   if (auto q = dyn_cast<dialect::QuantizeOp>(first))
-    if (::mxq::isE4M3Scale(dialect::toSupport(q.getScaleAlgorithm())))
+    if (::mxq::isE4M3Scale(dialect::toSupport(q.getScaleAlgorithm())) &&
+        !f32Scales(q.getScales()))
       return lowering::fail(
           func, "does not lower NVFP4 (E4M3 block scales, scale = encode or "
                 "decode) to the vector unit yet; the CPU and NVIDIA targets "

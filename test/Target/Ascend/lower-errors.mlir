@@ -78,19 +78,20 @@ func.func @dual_two_ops(%x: tensor<128x128xbf16>) -> (tensor<128x128xf8E4M3FN>, 
 
 // -----
 
-// Blockwise FP8 (f32 scales) is refused by name, quantize and dequantize.
-// expected-error @+1 {{convert-mxq-to-vtile: @blockwise: does not lower blockwise FP8 (f32 block scales) to the vector unit yet; the CPU and NVIDIA targets do}}
-func.func @blockwise(%x: tensor<4x256xbf16>) -> (tensor<4x256xf8E4M3FN>, tensor<4x2xf32>) {
-  %q, %s = mxq.quantize %x axis = 1 block = 128 scale = decode amax_floor = 1.0e-04
-      : tensor<4x256xbf16> -> tensor<4x256xf8E4M3FN>, tensor<4x2xf32>
-  return %q, %s : tensor<4x256xf8E4M3FN>, tensor<4x2xf32>
+// Blockwise FP8 (f32 scales) along a non-last axis is refused by name,
+// quantize and dequantize (along the last axis it lowers: blockwise.test).
+// expected-error @+1 {{convert-mxq-to-vtile: @blockwise_columns: does not lower blockwise FP8 (f32 block scales) along a non-last axis to the vector unit yet; along the last axis it does, and the CPU and NVIDIA targets do both}}
+func.func @blockwise_columns(%x: tensor<256x4xbf16>) -> (tensor<256x4xf8E4M3FN>, tensor<2x4xf32>) {
+  %q, %s = mxq.quantize %x axis = 0 block = 128 scale = decode amax_floor = 1.0e-04
+      : tensor<256x4xbf16> -> tensor<256x4xf8E4M3FN>, tensor<2x4xf32>
+  return %q, %s : tensor<256x4xf8E4M3FN>, tensor<2x4xf32>
 }
 
 // -----
 
-// expected-error @+1 {{convert-mxq-to-vtile: @blockwise_dequantize: does not lower blockwise FP8 (f32 block scales) to the vector unit yet; the CPU and NVIDIA targets do}}
-func.func @blockwise_dequantize(%q: tensor<4x256xf8E4M3FN>, %s: tensor<4x2xf32>) -> tensor<4x256xbf16> {
-  %y = mxq.dequantize %q, %s axis = 1 block = 128
-      : tensor<4x256xf8E4M3FN>, tensor<4x2xf32> -> tensor<4x256xbf16>
-  return %y : tensor<4x256xbf16>
+// expected-error @+1 {{convert-mxq-to-vtile: @blockwise_dequantize_columns: does not lower blockwise FP8 (f32 block scales) along a non-last axis to the vector unit yet; along the last axis it does, and the CPU and NVIDIA targets do both}}
+func.func @blockwise_dequantize_columns(%q: tensor<256x4xf8E4M3FN>, %s: tensor<2x4xf32>) -> tensor<256x4xbf16> {
+  %y = mxq.dequantize %q, %s axis = 0 block = 128
+      : tensor<256x4xf8E4M3FN>, tensor<2x4xf32> -> tensor<256x4xbf16>
+  return %y : tensor<256x4xbf16>
 }

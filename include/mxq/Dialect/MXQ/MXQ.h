@@ -64,6 +64,10 @@ inline ::mxq::Division toSupport(Division v) {
 /// The source type of a wide float type (f32, f16, bf16; f32 for any other).
 ::mxq::SourceType getSourceType(Type type);
 
+/// The stored-scale rule of a quantize with f32 scales (blockwise FP8), or
+/// nothing for E8M0 and E4M3 scales: its words, read once for every target.
+std::optional<::mxq::F32ScaleRule> getF32ScaleRule(QuantizeOp op);
+
 } // namespace mlir::mxq
 
 #endif // MXQ_DIALECT_MXQ_MXQ_H

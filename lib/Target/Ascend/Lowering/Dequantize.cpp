@@ -32,7 +32,7 @@ int64_t dequantizeBytes(const DequantizePlan &p, int64_t t, int64_t c,
   int64_t n = t * c, nb = n / p.block, depth = dbl ? 2 : 1;
   int64_t bytes = 0;
   bytes += depth * roundUp(n * p.codeBits / 8, 32); // codes
-  bytes += depth * t * roundUp(c / p.block, 32);    // scale bytes
+  bytes += depth * t * scaleRowBytes(c / p.block, p.f32); // scales
   bytes += roundUp(n * 4, 32);                      // D (decoded)
   bytes += p.emulate                                // X, or Q
                ? roundUp(n * 4, 32)
@@ -117,6 +117,11 @@ LogicalResult planDequantize(func::FuncOp func, const Chip &chip,
   p.outType = out.getElementType();
   p.outBytes = p.outType.getIntOrFloatBitWidth() / 8;
   p.saturate = op.getCast() == dialect::ResultCast::saturate;
+  p.f32 = cast<ShapedType>(op.getScales().getType()).getElementType().isF32();
+  if (p.columns && p.f32)
+    return fail(func, "does not lower blockwise FP8 (f32 block scales) along "
+                      "a non-last axis to the vector unit yet; along the last "
+                      "axis it does, and the CPU and NVIDIA targets do both");
   if (p.columns)
     return planDequantizeColumns(func, chip, options, p, rank);
   Tiling t;
@@ -219,7 +224,9 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
 
   int64_t codeSize = roundUp(N * p.codeBits / 8, 32);
   Value codeBuf = e.buffer(depth * codeSize);
-  int64_t scaleSize = T * scalePitch;
+  const int64_t scaleBytes = p.f32 ? 4 : 1;
+  const int64_t scaleRowPitch = scaleRowBytes(nbr, p.f32);
+  int64_t scaleSize = T * scaleRowPitch;
   Value scaleBuf = e.buffer(depth * scaleSize);
   Value dBuf = e.buffer(N * 4);
   Value qBuf = p.emulate ? e.buffer(N * 4) : fp4 ? e.buffer(N * 2) : Value();
@@ -277,11 +284,13 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
                       e.mul(batchIdx, swizzleBytes(p.mRows, nbK)), slotsUB, r0,
                       rows, T, e.div(c0, B), nbr, nbK);
   } else {
-    CopyGmToUbOp::create(b, loc, scalesUB, scalesGM,
-                         e.add(e.mul(r0, scaleRow), e.div(c0, B)), rows, blocks,
-                         e.sub(e.idx(scaleRow), blocks),
-                         e.div(e.sub(e.idx(scalePitch), padded(blocks)), 32),
-                         b.getI64IntegerAttr(0));
+    Value scaleLen = e.mul(blocks, scaleBytes);
+    CopyGmToUbOp::create(
+        b, loc, scalesUB, scalesGM,
+        e.mul(e.add(e.mul(r0, scaleRow), e.div(c0, B)), scaleBytes), rows,
+        scaleLen, e.mul(e.sub(e.idx(scaleRow), blocks), scaleBytes),
+        e.div(e.sub(e.idx(scaleRowPitch), padded(scaleLen)), 32),
+        b.getI64IntegerAttr(0));
   }
   e.flag(true, Pipe::mte2, Pipe::v, pp);
   e.flag(false, Pipe::mte2, Pipe::v, pp);
@@ -296,20 +305,36 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
                           e.add(slotOffsets, off * 4), r, u32, mask);
       });
     e.cast(sBuf, u32, scalesUB, u8, RoundMode::none, false, NB);
-  } else {
+  } else if (!p.f32) {
     readScaleRows(e, sBuf, scalesUB, T, nbr, scalePitch);
   }
-  e.flag(true, Pipe::v, Pipe::mte2, pp); // codes and scales consumed
-
-  emitScaleValues(e, sBuf, mbBuf, constBuf, blockMask, NB, maskLanes);
+  if (!p.f32) {
+    e.flag(true, Pipe::v, Pipe::mte2, pp); // codes and scales consumed
+    emitScaleValues(e, sBuf, mbBuf, constBuf, blockMask, NB, maskLanes);
+  }
 
   if (p.outBytes == 4) // P is this tile's output buffer
     e.flag(false, Pipe::mte3, Pipe::v, pp);
-  e.repeated(N, 64, std::max<int64_t>(1, B / 8),
-             [&](int64_t off, Value r, IntegerAttr) {
-               VBroadcastGroupOp::create(b, loc, e.add(P, off * 4),
-                                         e.add(mbBuf, off / B * 4), r, u32, B);
-             });
+  // Each block's scale value over its lanes: the f32 scales as stored
+  // (rows of the UB tile, one at a time where they are not contiguous),
+  // else the values of the scale bytes.
+  auto broadcast = [&](Value dst, Value values, int64_t lanes) {
+    e.repeated(lanes, 64, std::max<int64_t>(1, B / 8),
+               [&](int64_t off, Value r, IntegerAttr) {
+                 VBroadcastGroupOp::create(b, loc, e.add(dst, off * 4),
+                                           e.add(values, off / B * 4), r, u32,
+                                           B);
+               });
+  };
+  if (!p.f32)
+    broadcast(P, mbBuf, N);
+  else if (scaleRowPitch == nbr * 4)
+    broadcast(P, scalesUB, N);
+  else
+    for (int64_t r = 0; r < T; ++r)
+      broadcast(e.add(P, r * C * 4), e.add(scalesUB, r * scaleRowPitch), C);
+  if (p.f32)
+    e.flag(true, Pipe::v, Pipe::mte2, pp); // codes and scales consumed
   e.binary(BinaryKind::mul, P, dBuf, P, f32, N);
   emitResultTail(e, p, P, wBuf, laneMask, outUB, pp, N);
 

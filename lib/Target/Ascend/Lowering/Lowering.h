@@ -12,6 +12,7 @@
 #define MXQ_LIB_TARGET_ASCEND_LOWERING_LOWERING_H
 
 #include "mxq/Dialect/MXQ/MXQ.h"
+#include "mxq/Numerics/Recipes.h"
 #include "mxq/Support/Formats.h"
 #include "mxq/Support/ScaleLayout.h"
 #include "mxq/Target/Ascend/Passes.h"
@@ -194,6 +195,9 @@ struct BlockPolicy {
   dialect::InfPolicy inf;
   dialect::Underflow underflow;
   ElementFormat format;
+  /// Blockwise FP8: the stored fp32 scale's rule (the scale lanes then
+  /// hold its bits, the multiplier lanes the element factor's).
+  std::optional<F32ScaleRule> f32 = std::nullopt;
 };
 
 struct Plan;
@@ -239,6 +243,8 @@ struct Plan {
   int64_t mid = 1;
   /// Read at planning: the op is gone once the kernel replaces the body.
   bool productBF16 = false;
+  /// fp32 block scales (blockwise FP8): the rule of the stored scale.
+  std::optional<F32ScaleRule> f32;
   Type inType, codeType;
   ElementFormat format;
   unsigned inBytes = 0, codeBits = 0;
@@ -291,6 +297,8 @@ struct DequantizePlan {
   ElementFormat format;
   unsigned codeBits = 8, outBytes = 4;
   bool pairs = false, saturate = false;
+  /// fp32 block scales (blockwise FP8): the stored value multiplies.
+  bool f32 = false;
   /// The codes are decoded by integer code (FP6: the core has no cast).
   bool emulate = false;
   /// A non-last axis: the codes seen as [outer, m, n], blocks along m, tiles
@@ -498,6 +506,11 @@ void emitDecode(Emitter &e, const DequantizePlan &p, Value codesUB, Value qBuf,
 void emitScaleValues(Emitter &e, Value sBuf, Value mbBuf, Value constBuf,
                      Value blockMask, int64_t NB, int64_t maskLanes);
 
+/// The bits of |x| for `n` f32 lanes `x` into `dst` (the lanes whose
+/// maximum is a block's amax bits, a NaN above +Inf); with `ignoreNaN`, a
+/// NaN lane gives 0 (the amax of TE's encode conventions, fmaxf's).
+void emitAbsBits(Emitter &e, Value dst, Value x, bool ignoreNaN, int64_t n);
+
 /// The scratch slots (u32 buffers of a block's lanes, MB among them) the
 /// block recipe of `pol` takes at most: what the kernels must give it among
 /// E, CONST, T, T2 and MB.
@@ -525,6 +538,13 @@ void emitFlushSubnormals(Emitter &e, Value v, Value w, Value mask, int64_t n);
 /// stride is in whole blocks), i.e. fewer than 8 blocks or not a multiple
 /// of 8 (at most 64: the gathered rows are 32 or 64 lanes).
 bool scaleRowsGathered(int64_t perRow);
+
+/// The UB bytes of a row of `perRow` scales of a last-axis tile: scale
+/// bytes in rows of a multiple of 32 (writeScaleRows); fp32 scales
+/// (blockwise FP8, `f32`) contiguous where a row is whole 32-byte blocks,
+/// else in rows of 32 or 64 lanes (a quantize gathers them there as it
+/// does the bytes; a dequantize broadcasts them row by row).
+int64_t scaleRowBytes(int64_t perRow, bool f32);
 
 /// The gather offsets (u32 lanes of byte offsets) of writeScaleRows for
 /// `rows` rows of `perRow` scale lanes spread to rows of `pitch` lanes (32

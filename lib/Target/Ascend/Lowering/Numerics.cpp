@@ -27,6 +27,7 @@ struct Node;
 using NodeRef = std::shared_ptr<Node>;
 enum class NOp {
   Const, Input, Add, Sub, And, Or, Shl, Shr, MinU, MaxU, MaxS, MinS, MulF32,
+  MulF, DivF, ///< f32 lanes' product and quotient
   Sel,     ///< value: m ? a : b
   Cmp,     ///< mask: pred(a, b), unsigned
   MaskSel, ///< mask: m ? a : b
@@ -164,6 +165,16 @@ public:
     r->k = k;
     return r;
   }
+  V mulF(V x, V y) {
+    return bin(NOp::MulF, x, y, [](uint32_t a, uint32_t b) {
+      return bitsOfF(floatOfB(a) * floatOfB(b));
+    });
+  }
+  V divF(V x, V y) {
+    return bin(NOp::DivF, x, y, [](uint32_t a, uint32_t b) {
+      return bitsOfF(floatOfB(a) / floatOfB(b));
+    });
+  }
   V e8m0RoundUp(V) { return V(); } // no E8M0 cast is modelled
 
   /// Emits `root` (a value) into `dst`, a UB buffer of n u32 lanes that
@@ -209,6 +220,17 @@ private:
   int used = 0, peak = 0, virtualSlots = 0;
   const Node *root = nullptr; ///< what emitInto writes into its `dst`
   Value rootDst;              ///< that `dst`
+
+  static float floatOfB(uint32_t v) {
+    float f;
+    std::memcpy(&f, &v, sizeof f);
+    return f;
+  }
+  static uint32_t bitsOfF(float f) {
+    uint32_t v;
+    std::memcpy(&v, &f, sizeof v);
+    return v;
+  }
 
   V node(NOp op) {
     auto r = std::make_shared<Node>();
@@ -382,7 +404,7 @@ private:
     // Binary operations.
     V x = v->a, y = v->b;
     BinaryKind kind = BinaryKind::add;
-    bool commutative = true, signedLanes = false;
+    bool commutative = true, signedLanes = false, floatLanes = false;
     switch (v->op) {
     case NOp::Add:
       kind = BinaryKind::add;
@@ -419,13 +441,27 @@ private:
       kind = BinaryKind::min;
       signedLanes = true;
       break;
+    case NOp::MulF:
+      kind = BinaryKind::mul;
+      floatLanes = true;
+      break;
+    case NOp::DivF:
+      kind = BinaryKind::div;
+      floatLanes = true;
+      commutative = false;
+      break;
     default:
       break;
     }
     if (x->op == NOp::Const && commutative)
       std::swap(x, y);
-    Type t = e ? (signedLanes ? i32Type() : u32Type()) : Type();
-    auto scalarAttr = [&](int64_t c) {
+    Type t = !e            ? Type()
+             : floatLanes  ? e->b.getF32Type()
+             : signedLanes ? i32Type()
+                           : u32Type();
+    auto scalarAttr = [&](int64_t c) -> Attribute {
+      if (floatLanes)
+        return FloatAttr::get(t, floatOfB(uint32_t(c)));
       return IntegerAttr::get(t, signedLanes ? int64_t(int32_t(c)) : c);
     };
     if (y->op == NOp::Const) {
@@ -519,6 +555,18 @@ static SmallVector<Value> blockSlots(const BlockBuffers &bb, bool withMB) {
 /// in the vtile domain.
 void emitScaleAndMultiplier(Emitter &e, const BlockBuffers &bb,
                             const BlockPolicy &pol) {
+  if (pol.f32) {
+    // The stored scale, then the factor (the recipe again: what the first
+    // root does not read emits nothing).
+    for (bool factor : {false, true}) {
+      VTileLanes l(&e, bb.lanes, bb.maskLanes, bb.mask,
+                   blockSlots(bb, /*withMB=*/false));
+      auto r = recipes::f32BlockScale(l, l.input(bb.am, uint64_t(1) << 31),
+                                      *pol.f32);
+      l.emitInto(factor ? r.second : r.first, factor ? bb.mb : bb.s);
+    }
+    return;
+  }
   {
     VTileLanes l(&e, bb.lanes, bb.maskLanes, bb.mask, blockSlots(bb, true));
     l.emitInto(recipes::scaleByte(l, l.input(bb.am, uint64_t(1) << 31),
@@ -536,6 +584,17 @@ void emitScaleAndMultiplier(Emitter &e, const BlockBuffers &bb,
 }
 
 int64_t blockRecipeSlots(const BlockPolicy &pol) {
+  if (pol.f32) {
+    int64_t peak = 0;
+    for (bool factor : {false, true}) {
+      VTileLanes l = VTileLanes::dry();
+      auto r = recipes::f32BlockScale(l, l.input(Value(), uint64_t(1) << 31),
+                                      *pol.f32);
+      l.emitInto(factor ? r.second : r.first, Value());
+      peak = std::max<int64_t>(peak, l.peakSlots());
+    }
+    return peak + 1; // MB is not a slot of either
+  }
   VTileLanes scale = VTileLanes::dry();
   scale.emitInto(recipes::scaleByte(scale,
                                     scale.input(Value(), uint64_t(1) << 31),
@@ -552,6 +611,24 @@ int64_t blockRecipeSlots(const BlockPolicy &pol) {
   mult.emitInto(bits, Value());
   // The multiplier's slots exclude MB, which the scale byte may use.
   return std::max<int64_t>(scale.peakSlots(), mult.peakSlots() + 1);
+}
+
+void emitAbsBits(Emitter &e, Value dst, Value x, bool ignoreNaN, int64_t n) {
+  MLIRContext *ctx = e.b.getContext();
+  Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  Type i32 = IntegerType::get(ctx, 32, IntegerType::Signed);
+  auto u = [&](uint32_t v) { return IntegerAttr::get(u32, v); };
+  if (!ignoreNaN)
+    return e.scalar(BinaryKind::And, dst, x, u(0x7FFFFFFF), u32, n);
+  // |x| bits minus 0x7F800001 is negative (as i32) unless x is a NaN; its
+  // sign spread over the lane (an arithmetic shift) keeps x's bits or
+  // clears them, and the sign is cleared last. In place: no mask, no
+  // scratch.
+  e.scalar(BinaryKind::And, dst, x, u(0x7FFFFFFF), u32, n);
+  e.scalar(BinaryKind::sub, dst, dst, u(0x7F800001), u32, n);
+  e.scalar(BinaryKind::shr, dst, dst, IntegerAttr::get(i32, 31), i32, n);
+  e.binary(BinaryKind::And, dst, dst, x, u32, n);
+  e.scalar(BinaryKind::And, dst, dst, u(0x7FFFFFFF), u32, n);
 }
 
 /// The NaN lanes of the f32 lanes `p` replaced by `value` (through the

@@ -39,6 +39,7 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
   }
   p.m = in.getShape()[axis];
   p.productBF16 = op.getProduct() == dialect::Product::bf16;
+  p.f32 = dialect::getF32ScaleRule(op);
   p.k = in.getShape().back();
   p.block = op.getBlockSize();
   // The verifier holds block_size to 16 or a multiple of 32 (CANN's rule:
@@ -63,6 +64,10 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
   TilingOptions options;
   if (failed(applyTileContract(func, p, in.getShape(), requested, options)))
     return failure();
+  if (p.columns && p.f32)
+    return fail(func, "does not lower blockwise FP8 (f32 block scales) along "
+                      "a non-last axis to the vector unit yet; along the last "
+                      "axis it does, and the CPU and NVIDIA targets do both");
   if (p.columns)
     return planColumns(func, chip, options, p);
   CodeScratch scratch =
@@ -430,9 +435,12 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
                        dialect::NanElement::zero;
   const CodeScratch scratch = codeScratch(
       p.format, dual ? dual.getNanElement() : op.getNanElement(), p.emulate);
-  auto algorithm = dual ? dual.getScaleAlgorithm() : op.getScaleAlgorithm();
-  auto infPolicy = dual ? dual.getInfPolicy() : op.getInfPolicy();
-  auto underflow = dual ? dual.getUnderflow() : op.getUnderflow();
+  const BlockPolicy policy = blockPolicyOf(p);
+  // Blockwise FP8: 4-byte scales; decode with exact division divides the
+  // elements by the block's scale (ref: f32Scaled).
+  const int64_t scaleBytes = p.f32 ? 4 : 1;
+  const bool divide = p.f32 && p.f32->algorithm == ScaleAlgorithm::Decode &&
+                      p.f32->division == Division::Exact;
   auto rounding = dual ? dual.getRounding() : op.getRounding();
   bool productBF16 = p.productBF16;
 
@@ -469,7 +477,7 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   Value laneMask = scratch.mask ? e.buffer(N / 8) : Value();
   int64_t codeSize = roundUp(N * p.codeBits / 8, 32);
   Value codeBuf = e.buffer(depth * codeSize);
-  int64_t scaleSize = T * scalePitch;
+  int64_t scaleSize = T * scaleRowBytes(nbr, p.f32.has_value());
   Value scaleBuf = e.buffer(depth * scaleSize);
   // Swizzled scales: per 32-row group, each row's scale words gathered
   // into 32-byte burst slots (emitSlotOffsets, gatherSlots,
@@ -484,7 +492,7 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   Value blockMask = e.buffer(maskLanes / 8);
   SmallVector<Value, 2> blockExtra;
   for (int64_t i = 0;
-       i < extraBlockSlots({algorithm, infPolicy, underflow, p.format}); ++i)
+       i < extraBlockSlots(policy); ++i)
     blockExtra.push_back(e.buffer(perBlock));
   if (p.swizzle)
     emitSlotOffsets(e, slotOffsets, pBuf, nbr);
@@ -628,8 +636,10 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
     e.cast(X, f32, in, p.inType, RoundMode::none, false, N);
     e.flag(true, Pipe::v, Pipe::mte2, pp); // IN consumed
   }
-  // amax bits per block: the unsigned maximum of |x| bits (NaN above Inf).
-  e.scalar(BinaryKind::And, pBuf, X, u32v(0x7FFFFFFF), u32, N);
+  // amax bits per block: the unsigned maximum of |x| bits (NaN above Inf;
+  // ignored by TE's encode rule).
+  emitAbsBits(e, pBuf, X, p.f32 && p.f32->algorithm == ScaleAlgorithm::Encode,
+              N);
   {
     int64_t per = 64, multiple = std::max<int64_t>(1, B / 8);
     e.repeated(N, per, multiple, [&](int64_t off, Value r, IntegerAttr) {
@@ -640,8 +650,7 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   BlockBuffers perBlockBufs{amBuf, eBuf,  sBuf,      mbBuf, constBuf,
                             tBuf,  t2Buf, blockMask, NB,    maskLanes,
                             blockExtra};
-  emitScaleAndMultiplier(e, perBlockBufs,
-                         {algorithm, infPolicy, underflow, p.format});
+  emitScaleAndMultiplier(e, perBlockBufs, policy);
 
   // The outputs of this buffer are free once their last DMA out is done.
   e.flag(false, Pipe::mte3, Pipe::v, pp);
@@ -654,6 +663,18 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
            RoundMode::none, false, NB);
     slotsUB = e.add(slotBuf, e.mul(pp, slotSize));
     gatherSlots(e, slotsUB, scalesUB, slotOffsets, T, nbr);
+  } else if (p.f32) {
+    // fp32 scales: the lanes themselves, rows gathered to 32-byte rows
+    // where they do not start on one.
+    if (gatherScaleRows)
+      e.repeated(T * scalePitch, 64, 1,
+                 [&](int64_t off, Value r, IntegerAttr m) {
+                   VGatherOp::create(b, loc, e.add(scalesUB, off * 4), sBuf,
+                                     e.add(scaleRowOffsets, off * 4), r, u32,
+                                     m);
+                 });
+    else
+      e.unary(UnaryKind::copy, scalesUB, sBuf, u32, NB);
   } else {
     writeScaleRows(e, scalesUB, sBuf, T, nbr, scalePitch, scaleRowOffsets,
                    pBuf);
@@ -665,7 +686,7 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
                VBroadcastGroupOp::create(b, loc, e.add(pBuf, off * 4),
                                          e.add(mbBuf, off / B * 4), r, u32, B);
              });
-  e.binary(BinaryKind::mul, pBuf, X, pBuf, f32, N);
+  e.binary(divide ? BinaryKind::div : BinaryKind::mul, pBuf, X, pBuf, f32, N);
   if (padNibble) {
     Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                          slice, e.idx(p.slices - 1));
@@ -704,8 +725,7 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
                              e.add(amBuf, off / 32 * 4), e.add(pBuf, off * 4),
                              r, u32, 32);
     });
-    emitScaleAndMultiplier(e, perBlockBufs,
-                           {algorithm, infPolicy, underflow, p.format});
+    emitScaleAndMultiplier(e, perBlockBufs, policy);
     slots1UB = e.add(slots1Buf, e.mul(pp, slots1Size));
     e.repeated(C * 8, 64, 1, [&](int64_t off, Value r, IntegerAttr mask) {
       VGatherOp::create(b, loc, e.add(slots1UB, off * 4), sBuf,
@@ -760,11 +780,14 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   Value blocks = e.div(e.add(cols, B - 1), B);
   if (p.pairs) // an odd count takes the next (all-zero) block's byte 0
     blocks = e.mul(e.div(e.add(blocks, 1), 2), 2);
-  Value scaleLenPadded = e.mul(e.div(e.add(blocks, 31), 32), 32);
+  Value scaleLen = e.mul(blocks, scaleBytes);
+  Value scaleLenPadded = e.mul(e.div(e.add(scaleLen, 31), 32), 32);
   CopyUbToGmOp::create(
-      b, loc, scalesGM, e.add(e.mul(r0, scaleRow), e.div(c0, B)), scalesUB,
-      rows, blocks, e.div(e.sub(e.idx(scalePitch), scaleLenPadded), 32),
-      e.sub(e.idx(scaleRow), blocks));
+      b, loc, scalesGM,
+      e.mul(e.add(e.mul(r0, scaleRow), e.div(c0, B)), scaleBytes), scalesUB,
+      rows, scaleLen,
+      e.div(e.sub(e.idx(scaleRowBytes(nbr, p.f32.has_value())), scaleLenPadded), 32),
+      e.mul(e.sub(e.idx(scaleRow), blocks), scaleBytes));
   e.flag(true, Pipe::mte3, Pipe::v, pp);
 
   // Drain: every flag the prologue set is waited for once more.
@@ -777,7 +800,7 @@ BlockPolicy blockPolicyOf(const Plan &p) {
             dual.getUnderflow(), p.format};
   dialect::QuantizeOp op = p.op;
   return {op.getScaleAlgorithm(), op.getInfPolicy(), op.getUnderflow(),
-          p.format};
+          p.format, p.f32};
 }
 
 } // namespace mxq::vtile::lowering

@@ -45,6 +45,13 @@ void emitScaleRowOffsets(Emitter &e, Value offsets, Value tmp, int64_t rows,
 /// on a 32-byte block (`perRow` a multiple of 8), else (scaleRowsGathered)
 /// the rows gathered to `pitch` lanes each into `tmp` by `offsets`
 /// (emitScaleRowOffsets) and cast in one go.
+int64_t scaleRowBytes(int64_t perRow, bool f32) {
+  int64_t pitch = roundUp(perRow, 32);
+  if (!f32)
+    return pitch;
+  return scaleRowsGathered(perRow) ? pitch * 4 : perRow * 4;
+}
+
 void writeScaleRows(Emitter &e, Value dst, Value s, int64_t rows,
                     int64_t perRow, int64_t pitch, Value offsets, Value tmp) {
   OpBuilder &b = e.b;

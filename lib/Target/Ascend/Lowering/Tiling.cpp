@@ -136,7 +136,7 @@ int64_t tileBytes(const Plan &p, int64_t t, int64_t c, bool dbl,
   bytes += needsQ(p) ? roundUp(n * qLaneBytes(p), 32) : 0;      // Q
   bytes += scratch.bytes(n); // W, lane mask
   bytes += depth * roundUp(n * p.codeBits / 8, 32);             // codes
-  bytes += depth * t * nbPitch;                                 // scale bytes
+  bytes += depth * t * scaleRowBytes(c / p.block, p.f32.has_value());           // scales
   if (!p.swizzle && scaleRowsGathered(c / p.block)) // their gather offsets
     bytes += t * nbPitch * 4;
   if (p.swizzle) // the gathered 32-byte burst slots, and their offsets

@@ -89,10 +89,12 @@ def run_one(path, entry, target, extra, xin, d):
 
 
 def make_dequant_inputs(tag, shape, code_ty, scale_ty, axis, swizzled=False,
-                        block=32):
+                        block=32, f32_scales=False):
     """Codes and scale bytes for a dequantize of `shape` along `axis` in
     blocks of `block` (swizzled: [batch..., 512 * ceil(R/128) *
-    ceil(blocks/4)], R the other of the last two dimensions)."""
+    ceil(blocks/4)], R the other of the last two dimensions); with
+    `f32_scales`, fp32 scales (blockwise FP8): powers of two and others,
+    0, NaN, Inf, a subnormal and a negative value among them."""
     m, k = shape[:-1], shape[-1]
     fp4 = code_ty == "f4E2M1FN"
     codes = rng.integers(0, 256, size=m + ((k + 1) // 2 if fp4 else k,),
@@ -110,11 +112,19 @@ def make_dequant_inputs(tag, shape, code_ty, scale_ty, axis, swizzled=False,
         before, after = shape[:axis], shape[axis + 1:]
         sshape = before + ((nb + 1) // 2,) + after + (2,) if scale_ty \
             else before + (nb,) + after
-    scales = rng.integers(100, 150, size=sshape, dtype=np.uint8)
-    flat = scales.reshape(-1)
-    for j, v in enumerate([0, 255, 254, 1, 127]):
-        if 2 * j < flat.size:
-            flat[2 * j] = v
+    if f32_scales:
+        scales = (rng.uniform(0.5, 2.0, size=sshape) *
+                  np.exp2(rng.integers(-20, 20, size=sshape))).astype(np.float32)
+        flat = scales.reshape(-1)
+        for j, v in enumerate([0.0, np.nan, np.inf, 1e-40, -0.375, 2.0**-130]):
+            if 2 * j < flat.size:
+                flat[2 * j] = v
+    else:
+        scales = rng.integers(100, 150, size=sshape, dtype=np.uint8)
+        flat = scales.reshape(-1)
+        for j, v in enumerate([0, 255, 254, 1, 127]):
+            if 2 * j < flat.size:
+                flat[2 * j] = v
     paths = [os.path.join(out, tag + "-codes.npy"),
              os.path.join(out, tag + "-scales.npy")]
     np.save(paths[0], codes)
@@ -176,7 +186,8 @@ for path in files:
         convert = "convert_scale_layout" in body and len(types) == 2
         elt = ty.split("x")[-1]
         if not fake and not smooth and not convert and (
-                len(types) > 3 or (len(types) == 2 and "f8E8M0FNU" not in ty2)):
+                len(types) > 3 or (len(types) == 2 and "f8E8M0FNU" not in ty2
+                               and not ty2.endswith("xf32"))):
             continue
         if (len(types) != 2) and elt not in ("bf16", "f16", "f32"):
             continue
@@ -228,7 +239,8 @@ for path in files:
                 xin, extra = make_dequant_inputs(
                     tag, shape, elt, pairs, int(axis.group(1)) if axis else -1,
                     "swizzle_32_4_4" in body,
-                    int(block.group(1)) if block else 32)
+                    int(block.group(1)) if block else 32,
+                    f32_scales=ty2.endswith("xf32"))
             else:
                 xin = os.path.join(out, tag + "-x.npy")
                 np.save(xin, make(shape, elt))
