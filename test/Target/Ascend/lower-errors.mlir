@@ -75,23 +75,3 @@ func.func @dual_two_ops(%x: tensor<128x128xbf16>) -> (tensor<128x128xf8E4M3FN>, 
       : tensor<128x128xbf16> -> tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>, tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
   return %q0, %s0 : tensor<128x128xf8E4M3FN>, tensor<512xf8E8M0FNU>
 }
-
-// -----
-
-// Blockwise FP8 (f32 scales) along a non-last axis is refused by name,
-// quantize and dequantize (along the last axis it lowers: blockwise.test).
-// expected-error @+1 {{convert-mxq-to-vtile: @blockwise_columns: does not lower blockwise FP8 (f32 block scales) along a non-last axis to the vector unit yet; along the last axis it does, and the CPU and NVIDIA targets do both}}
-func.func @blockwise_columns(%x: tensor<256x4xbf16>) -> (tensor<256x4xf8E4M3FN>, tensor<2x4xf32>) {
-  %q, %s = mxq.quantize %x axis = 0 block = 128 scale = decode amax_floor = 1.0e-04
-      : tensor<256x4xbf16> -> tensor<256x4xf8E4M3FN>, tensor<2x4xf32>
-  return %q, %s : tensor<256x4xf8E4M3FN>, tensor<2x4xf32>
-}
-
-// -----
-
-// expected-error @+1 {{convert-mxq-to-vtile: @blockwise_dequantize_columns: does not lower blockwise FP8 (f32 block scales) along a non-last axis to the vector unit yet; along the last axis it does, and the CPU and NVIDIA targets do both}}
-func.func @blockwise_dequantize_columns(%q: tensor<256x4xf8E4M3FN>, %s: tensor<2x4xf32>) -> tensor<256x4xbf16> {
-  %y = mxq.dequantize %q, %s axis = 0 block = 128
-      : tensor<256x4xf8E4M3FN>, tensor<2x4xf32> -> tensor<256x4xbf16>
-  return %y : tensor<256x4xbf16>
-}

@@ -14,7 +14,7 @@ int64_t dequantizeColumnBytes(const DequantizePlan &p, int64_t g, int64_t c,
   int64_t depth = dbl ? 2 : 1;
   int64_t bytes = 0;
   bytes += depth * roundUp(n * p.codeBits / 8, 32); // codes
-  bytes += depth * roundUp(nb, 32);                 // scale bytes
+  bytes += depth * roundUp(nb * scaleElementBytes(p.f32), 32); // scales
   bytes += roundUp(n * 4, 32);                      // D (decoded)
   bytes += p.emulate ? roundUp(n * 4, 32)           // X, or Q
                      : (p.codeBits == 4 ? roundUp(n * 2, 32) : 0);
@@ -118,10 +118,6 @@ LogicalResult planDequantize(func::FuncOp func, const Chip &chip,
   p.outBytes = p.outType.getIntOrFloatBitWidth() / 8;
   p.saturate = op.getCast() == dialect::ResultCast::saturate;
   p.f32 = cast<ShapedType>(op.getScales().getType()).getElementType().isF32();
-  if (p.columns && p.f32)
-    return fail(func, "does not lower blockwise FP8 (f32 block scales) along "
-                      "a non-last axis to the vector unit yet; along the last "
-                      "axis it does, and the CPU and NVIDIA targets do both");
   if (p.columns)
     return planDequantizeColumns(func, chip, options, p, rank);
   Tiling t;
@@ -351,6 +347,29 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
   finishKernel(e, f);
 }
 
+void columnScaleValues(Emitter &e, const DequantizePlan &p,
+                       const ColumnScaleBuffers &bufs, int64_t G, int64_t C,
+                       Value pp) {
+  MLIRContext *ctx = e.b.getContext();
+  Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  const int64_t NB = G * C;
+  if (p.f32) { // the stored values multiply
+    e.unary(UnaryKind::copy, bufs.values, bufs.scalesUB, u32, NB);
+    e.flag(true, Pipe::v, Pipe::mte2, pp); // codes and scales consumed
+    return;
+  }
+  if (p.swizzle)
+    splitColumnSlots(e, bufs.s, bufs.t, bufs.slotsUB, bufs.slotOffsets, G, C);
+  else if (p.pairs)
+    splitColumnPairs(e, bufs.s, bufs.scalesUB, bufs.t, G, C);
+  else
+    e.cast(bufs.s, u32, bufs.scalesUB, u8, RoundMode::none, false, NB);
+  e.flag(true, Pipe::v, Pipe::mte2, pp); // codes and scales consumed
+  emitScaleValues(e, bufs.s, bufs.values, bufs.cst, bufs.blockMask, NB,
+                  roundUp(NB, 256));
+}
+
 /// The kernel of a dequantize along a non-last axis: tiles of whole blocks
 /// of rows (the codes seen as [outer, m, n]); each row is multiplied by its
 /// block-row's scale values (the scale row re-read for every row: repeat
@@ -358,7 +377,6 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
 void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
                            const DequantizePlan &p,
                            const TilingOptions &options) {
-  MLIRContext *ctx = func.getContext();
   dialect::DequantizeOp op = p.op;
   SmallVector<Value> gmValues = {op.getCodes(), op.getScales(), op.getResult()};
   Location loc = op.getLoc();
@@ -369,8 +387,6 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
   Emitter e{b, loc, chip};
   Value codesGM = f.entry->getArgument(0), scalesGM = f.entry->getArgument(1),
         outGM = f.entry->getArgument(2);
-  Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
-  Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
 
   const int64_t B = p.block, G = p.groups, R = G * B, C = p.tileCols;
   const int64_t N = R * C, NB = G * C;
@@ -380,7 +396,7 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
 
   int64_t codeSize = roundUp(N * p.codeBits / 8, 32);
   Value codeBuf = e.buffer(depth * codeSize);
-  int64_t scaleSize = roundUp(NB, 32);
+  int64_t scaleSize = roundUp(NB * scaleElementBytes(p.f32), 32);
   Value scaleBuf = e.buffer(depth * scaleSize);
   Value dBuf = e.buffer(N * 4);
   Value qBuf = p.emulate         ? e.buffer(N * 4)
@@ -441,15 +457,9 @@ void emitDequantizeColumns(func::FuncOp func, const Chip &chip,
   // Decode (exact); widen the scale bytes to one u32 lane a block-row
   // column (pairs: each 16-bit lane s0 | s1 << 8 split into two rows).
   emitDecode(e, p, codesUB, qBuf, wBuf, laneMask, dBuf, N);
-  if (p.swizzle) {
-    splitColumnSlots(e, sBuf, tBuf, slotsUB, slotOffsets, G, C);
-  } else if (p.pairs) {
-    splitColumnPairs(e, sBuf, scalesUB, tBuf, G, C);
-  } else {
-    e.cast(sBuf, u32, scalesUB, u8, RoundMode::none, false, NB);
-  }
-  e.flag(true, Pipe::v, Pipe::mte2, pp); // codes and scales consumed
-  emitScaleValues(e, sBuf, mbBuf, constBuf, blockMask, NB, maskLanes);
+  columnScaleValues(e, p, {scalesUB, slotsUB, slotOffsets, sBuf, tBuf, mbBuf,
+                           constBuf, blockMask},
+                    G, C, pp);
 
   // P: each row times its block-row's scale values.
   if (p.outBytes == 4) // P is this tile's output buffer

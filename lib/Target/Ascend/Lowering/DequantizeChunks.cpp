@@ -15,7 +15,6 @@ namespace mxq::vtile::lowering {
 void emitDequantizeColumnChunks(func::FuncOp func, const Chip &chip,
                                 const DequantizePlan &p,
                                 const TilingOptions &options) {
-  MLIRContext *ctx = func.getContext();
   dialect::DequantizeOp op = p.op;
   SmallVector<Value> gmValues = {op.getCodes(), op.getScales(), op.getResult()};
   Location loc = op.getLoc();
@@ -26,8 +25,6 @@ void emitDequantizeColumnChunks(func::FuncOp func, const Chip &chip,
   Emitter e{b, loc, chip};
   Value codesGM = f.entry->getArgument(0), scalesGM = f.entry->getArgument(1),
         outGM = f.entry->getArgument(2);
-  Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
-  Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
 
   const int64_t B = p.block, G = p.groups, RC = p.chunkRows, C = p.tileCols;
   const int64_t N = RC * C, NB = G * C;
@@ -38,7 +35,7 @@ void emitDequantizeColumnChunks(func::FuncOp func, const Chip &chip,
   // The buffers dequantizeColumnBytes counts with `laneRows` = RC.
   int64_t codeSize = roundUp(N * p.codeBits / 8, 32);
   Value codeBuf = e.buffer(depth * codeSize);
-  int64_t scaleSize = roundUp(NB, 32);
+  int64_t scaleSize = roundUp(NB * scaleElementBytes(p.f32), 32);
   Value scaleBuf = e.buffer(depth * scaleSize);
   Value dBuf = e.buffer(N * 4);
   Value qBuf = p.emulate         ? e.buffer(N * 4)
@@ -81,14 +78,9 @@ void emitDequantizeColumnChunks(func::FuncOp func, const Chip &chip,
   readColumnScales(e, p, segs, scalesGM, scalesUB, slotsUB, o, m0, c0, cols);
   e.flag(true, Pipe::mte2, Pipe::v, pp);
   e.flag(false, Pipe::mte2, Pipe::v, pp);
-  if (p.swizzle)
-    splitColumnSlots(e, sBuf, tBuf, slotsUB, slotOffsets, G, C);
-  else if (p.pairs)
-    splitColumnPairs(e, sBuf, scalesUB, tBuf, G, C);
-  else
-    e.cast(sBuf, u32, scalesUB, u8, RoundMode::none, false, NB);
-  e.flag(true, Pipe::v, Pipe::mte2, pp); // scales consumed
-  emitScaleValues(e, sBuf, mbBuf, constBuf, blockMask, NB, maskLanes);
+  columnScaleValues(e, p, {scalesUB, slotsUB, slotOffsets, sBuf, tBuf, mbBuf,
+                           constBuf, blockMask},
+                    G, C, pp);
 
   // Each block-row's rows in chunks: codes in, decoded, times the block-row's
   // scale values, out.

@@ -158,15 +158,17 @@ struct Emitter {
                       srcType, dstType, round, sat, m, nullptr, nullptr);
     });
   }
-  /// dst[r] = src[r] * row (f32) for `rows` rows of `cols` lanes (a
-  /// multiple of 64): the row re-read for every row (repeat stride 0).
-  void mulRows(Value dst, Value src, Value row, int64_t rows, int64_t cols) {
+  /// dst[r] = src[r] * row (f32; `kind` div: / row) for `rows` rows of
+  /// `cols` lanes (a multiple of 64): the row re-read for every row (repeat
+  /// stride 0).
+  void mulRows(Value dst, Value src, Value row, int64_t rows, int64_t cols,
+               BinaryKind kind = BinaryKind::mul) {
     int64_t rowBlocks = cols * 4 / 32;
     for (int64_t k = 0; k < cols / 64; ++k)
       for (int64_t r0 = 0; r0 < rows; r0 += chip.maxRepeat) {
         int64_t nr = std::min<int64_t>(chip.maxRepeat, rows - r0);
         int64_t off = (r0 * cols + k * 64) * 4;
-        VBinaryOp::create(b, loc, BinaryKind::mul, add(dst, off), add(src, off),
+        VBinaryOp::create(b, loc, kind, add(dst, off), add(src, off),
                           add(row, k * 256), idx(nr), b.getF32Type(),
                           IntegerAttr(), nullptr,
                           b.getDenseI64ArrayAttr({rowBlocks, rowBlocks, 0}));
@@ -506,6 +508,35 @@ void emitDecode(Emitter &e, const DequantizePlan &p, Value codesUB, Value qBuf,
 void emitScaleValues(Emitter &e, Value sBuf, Value mbBuf, Value constBuf,
                      Value blockMask, int64_t NB, int64_t maskLanes);
 
+/// The buffers of a dequantize column tile's scales: as read (`scalesUB`,
+/// swizzled `slotsUB` by `slotOffsets`), widened (`s`, through `t`), and
+/// the scale values (`values`, through `cst` and `blockMask`).
+struct ColumnScaleBuffers {
+  Value scalesUB, slotsUB, slotOffsets, s, t, values, cst, blockMask;
+};
+/// The scale values of a dequantize column tile (G block-rows of C) in
+/// `bufs.values`, one u32 lane a block-row column: the fp32 scales as
+/// stored, else the values of the scale bytes widened from their layout;
+/// the scales' buffer released to the next DMA in (flag of `pp`) once read.
+void columnScaleValues(Emitter &e, const DequantizePlan &p,
+                       const ColumnScaleBuffers &bufs, int64_t G, int64_t C,
+                       Value pp);
+
+/// The scales of a column tile's blocks (u32 lanes in `s`, G block-rows of
+/// C) into the layout its scale DMA writes: bytes (linear), byte pairs of
+/// two block-rows (pairs: through `t2`), the swizzled burst slots
+/// (`slotsUB`, through `t2` and `t`, by `slotOffsets`), or the fp32 scales'
+/// lanes as they are (blockwise FP8).
+void packColumnScales(Emitter &e, const Plan &p, Value scalesUB, Value slotsUB,
+                      Value s, Value t, Value t2, Value slotOffsets, int64_t G,
+                      int64_t C);
+/// The bytes of a scale of a plan's scales (4 for fp32 scales).
+inline int64_t scaleElementBytes(bool f32) { return f32 ? 4 : 1; }
+/// Whether the block amax of `pol` ignores NaN (TE's encode rules).
+inline bool amaxIgnoresNaN(const BlockPolicy &pol) {
+  return pol.f32 && pol.f32->algorithm == ScaleAlgorithm::Encode;
+}
+
 /// The bits of |x| for `n` f32 lanes `x` into `dst` (the lanes whose
 /// maximum is a block's amax bits, a NaN above +Inf); with `ignoreNaN`, a
 /// NaN lane gives 0 (the amax of TE's encode conventions, fmaxf's).
@@ -522,6 +553,10 @@ inline int64_t extraBlockSlots(const BlockPolicy &pol, int64_t have = 5) {
 }
 /// The block policy of a quantize's or dual quantize's plan.
 BlockPolicy blockPolicyOf(const Plan &p);
+/// How a quantize's elements meet their block's factor: times, or divided
+/// by the scale (blockwise FP8's decode with exact division; ref:
+/// f32Scaled).
+BinaryKind elementKind(const Plan &p);
 
 /// The level-0 scales of a two-level quantize (in place), 0 below 2^-126.
 void emitLevel0Scales(Emitter &e, Value l0, Value mask, Value cst,

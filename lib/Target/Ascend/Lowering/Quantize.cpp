@@ -64,10 +64,6 @@ LogicalResult plan(func::FuncOp func, const Chip &chip,
   TilingOptions options;
   if (failed(applyTileContract(func, p, in.getShape(), requested, options)))
     return failure();
-  if (p.columns && p.f32)
-    return fail(func, "does not lower blockwise FP8 (f32 block scales) along "
-                      "a non-last axis to the vector unit yet; along the last "
-                      "axis it does, and the CPU and NVIDIA targets do both");
   if (p.columns)
     return planColumns(func, chip, options, p);
   CodeScratch scratch =
@@ -205,8 +201,7 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   const bool nanZero = op.getNanElement() == dialect::NanElement::zero;
   const CodeScratch scratch =
       codeScratch(p.format, op.getNanElement(), p.emulate);
-  BlockPolicy policy{op.getScaleAlgorithm(), op.getInfPolicy(),
-                     op.getUnderflow(), p.format};
+  const BlockPolicy policy = blockPolicyOf(p);
   auto rounding = op.getRounding();
   bool productBF16 = op.getProduct() == dialect::Product::bf16;
   Location loc = op.getLoc();
@@ -218,8 +213,6 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
         scalesGM = f.entry->getArgument(2);
   Type f32 = b.getF32Type();
   Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
-  Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
-  auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
 
   const int64_t B = p.block, G = p.groups, R = G * B, C = p.tileCols;
   const int64_t N = R * C, NB = G * C;
@@ -236,7 +229,7 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   Value laneMask = scratch.mask ? e.buffer(N / 8) : Value();
   int64_t codeSize = roundUp(N * p.codeBits / 8, 32);
   Value codeBuf = e.buffer(depth * codeSize);
-  int64_t scaleSize = roundUp(NB, 32);
+  int64_t scaleSize = roundUp(NB * scaleElementBytes(p.f32.has_value()), 32);
   Value scaleBuf = e.buffer(depth * scaleSize);
   Value amBuf = e.buffer(perBlock), eBuf = e.buffer(perBlock),
         sBuf = e.buffer(perBlock), mbBuf = e.buffer(perBlock),
@@ -317,7 +310,7 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
   }
   // |x| bits, then per block the lane-wise maximum over its rows: halving
   // (the upper rows into the lower), then its row copied out.
-  e.scalar(BinaryKind::And, pBuf, X, u32v(0x7FFFFFFF), u32, N);
+  emitAbsBits(e, pBuf, X, amaxIgnoresNaN(policy), N);
   for (int64_t j = 0; j < G; ++j) {
     Value base = e.add(pBuf, j * B * C * 4);
     for (int64_t len = B; len > 1; len -= len / 2) {
@@ -334,22 +327,18 @@ void emitColumns(func::FuncOp func, const Chip &chip, const Plan &p,
     blocks.extra.push_back(e.buffer(perBlock));
   emitScaleAndMultiplier(e, blocks, policy);
 
-  // Scale bytes: block-rows of C bytes (linear), or pairs of block-rows
-  // interleaved byte by byte (s0 | s1 << 8 as 16-bit lanes).
+  // Scales: block-rows of C (linear), or pairs of block-rows interleaved
+  // byte by byte (s0 | s1 << 8 as 16-bit lanes), or swizzled slots.
   e.flag(false, Pipe::mte3, Pipe::v, pp);
-  if (p.pairs) {
-    joinColumnPairs(e, scalesUB, sBuf, t2Buf, G, C);
-  } else if (p.swizzle) {
-    gatherColumnSlots(e, slotsUB, t2Buf, sBuf, tBuf, slotOffsets, G, C);
-  } else {
-    e.cast(scalesUB, u8, sBuf, u32, RoundMode::none, false, NB);
-  }
+  packColumnScales(e, p, scalesUB, slotsUB, sBuf, tBuf, t2Buf, slotOffsets, G,
+                   C);
 
   // P: each row times its block's multiplier (the multiplier row re-read
-  // for every row: repeat stride 0).
+  // for every row: repeat stride 0); divided by the scale under blockwise
+  // FP8's decode with exact division.
   for (int64_t j = 0; j < G; ++j)
     e.mulRows(e.add(pBuf, j * B * C * 4), e.add(X, j * B * C * 4),
-              e.add(mbBuf, j * C * 4), B, C);
+              e.add(mbBuf, j * C * 4), B, C, elementKind(p));
   if (p.inBytes == 4)
     e.flag(true, Pipe::v, Pipe::mte2, pp);
   emitCodes(e, p.codeType, rounding, productBF16, nanZero,
@@ -439,8 +428,6 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   // Blockwise FP8: 4-byte scales; decode with exact division divides the
   // elements by the block's scale (ref: f32Scaled).
   const int64_t scaleBytes = p.f32 ? 4 : 1;
-  const bool divide = p.f32 && p.f32->algorithm == ScaleAlgorithm::Decode &&
-                      p.f32->division == Division::Exact;
   auto rounding = dual ? dual.getRounding() : op.getRounding();
   bool productBF16 = p.productBF16;
 
@@ -686,7 +673,7 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
                VBroadcastGroupOp::create(b, loc, e.add(pBuf, off * 4),
                                          e.add(mbBuf, off / B * 4), r, u32, B);
              });
-  e.binary(divide ? BinaryKind::div : BinaryKind::mul, pBuf, X, pBuf, f32, N);
+  e.binary(elementKind(p), pBuf, X, pBuf, f32, N);
   if (padNibble) {
     Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                          slice, e.idx(p.slices - 1));
@@ -792,6 +779,13 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
 
   // Drain: every flag the prologue set is waited for once more.
   finishKernel(e, f);
+}
+
+BinaryKind elementKind(const Plan &p) {
+  return p.f32 && p.f32->algorithm == ScaleAlgorithm::Decode &&
+                 p.f32->division == Division::Exact
+             ? BinaryKind::div
+             : BinaryKind::mul;
 }
 
 BlockPolicy blockPolicyOf(const Plan &p) {

@@ -26,8 +26,7 @@ void emitColumnChunks(func::FuncOp func, const Chip &chip, const Plan &p,
   const bool nanZero = op.getNanElement() == dialect::NanElement::zero;
   const CodeScratch scratch =
       codeScratch(p.format, op.getNanElement(), p.emulate);
-  BlockPolicy policy{op.getScaleAlgorithm(), op.getInfPolicy(),
-                     op.getUnderflow(), p.format};
+  const BlockPolicy policy = blockPolicyOf(p);
   auto rounding = op.getRounding();
   bool productBF16 = op.getProduct() == dialect::Product::bf16;
   Location loc = op.getLoc();
@@ -39,7 +38,6 @@ void emitColumnChunks(func::FuncOp func, const Chip &chip, const Plan &p,
         scalesGM = f.entry->getArgument(2);
   Type f32 = b.getF32Type();
   Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
-  Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
   auto u32v = [&](int64_t v) { return IntegerAttr::get(u32, v); };
 
   const int64_t B = p.block, G = p.groups, RC = p.chunkRows, C = p.tileCols;
@@ -58,7 +56,7 @@ void emitColumnChunks(func::FuncOp func, const Chip &chip, const Plan &p,
   Value laneMask = scratch.mask ? e.buffer(N / 8) : Value();
   int64_t codeSize = roundUp(N * p.codeBits / 8, 32);
   Value codeBuf = e.buffer(depth * codeSize);
-  int64_t scaleSize = roundUp(NB, 32);
+  int64_t scaleSize = roundUp(NB * scaleElementBytes(p.f32.has_value()), 32);
   Value scaleBuf = e.buffer(depth * scaleSize);
   Value amBuf = e.buffer(perBlock), eBuf = e.buffer(perBlock),
         sBuf = e.buffer(perBlock), mbBuf = e.buffer(perBlock),
@@ -169,7 +167,7 @@ void emitColumnChunks(func::FuncOp func, const Chip &chip, const Plan &p,
   for (int64_t j = 0; j < G; ++j)
     forChunks(j, [&](Value r0, Value chunkRows) {
       Value X = load(r0, chunkRows, /*zero=*/true);
-      e.scalar(BinaryKind::And, pBuf, X, u32v(0x7FFFFFFF), u32, N);
+      emitAbsBits(e, pBuf, X, amaxIgnoresNaN(policy), N);
       release();
       for (int64_t len = RC; len > 1; len -= len / 2) {
         int64_t h = len / 2;
@@ -183,12 +181,8 @@ void emitColumnChunks(func::FuncOp func, const Chip &chip, const Plan &p,
 
   // The scales out, as emitColumns writes them.
   e.flag(false, Pipe::mte3, Pipe::v, pp);
-  if (p.pairs)
-    joinColumnPairs(e, scalesUB, sBuf, t2Buf, G, C);
-  else if (p.swizzle)
-    gatherColumnSlots(e, slotsUB, t2Buf, sBuf, tBuf, slotOffsets, G, C);
-  else
-    e.cast(scalesUB, u8, sBuf, u32, RoundMode::none, false, NB);
+  packColumnScales(e, p, scalesUB, slotsUB, sBuf, tBuf, t2Buf, slotOffsets, G,
+                   C);
   e.flag(true, Pipe::v, Pipe::mte3, pp);
   e.flag(false, Pipe::v, Pipe::mte3, pp);
   writeColumnScales(e, p, segs, scalesGM, scalesUB, slotsUB, o, rowTile, c0,
@@ -201,7 +195,7 @@ void emitColumnChunks(func::FuncOp func, const Chip &chip, const Plan &p,
     forChunks(j, [&](Value r0, Value chunkRows) {
       // Rows past the chunk's are never written out: not zeroed.
       Value X = load(r0, chunkRows, /*zero=*/false);
-      e.mulRows(pBuf, X, e.add(mbBuf, j * C * 4), RC, C);
+      e.mulRows(pBuf, X, e.add(mbBuf, j * C * 4), RC, C, elementKind(p));
       release();
       e.flag(false, Pipe::mte3, Pipe::v, pp);
       emitCodes(e, p.codeType, rounding, productBF16, nanZero,

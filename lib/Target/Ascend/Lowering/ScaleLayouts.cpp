@@ -338,7 +338,8 @@ void splitColumnSlots(Emitter &e, Value s, Value words, Value slots,
 /// the columns (up to their 128 padding), its scale columns the block-rows.
 static void copyColumnScales(Emitter &e, bool write, int64_t m, int64_t n,
                              int64_t block, int64_t G, int64_t C, bool pairs,
-                             bool swizzle, const Segments &segs, Value gm,
+                             bool swizzle, int64_t scaleBytes,
+                             const Segments &segs, Value gm,
                              Value scalesUB, Value slotsUB, Value o, Value g0,
                              Value blockRows, Value c0, Value cols,
                              Value swizzledCols) {
@@ -372,9 +373,9 @@ static void copyColumnScales(Emitter &e, bool write, int64_t m, int64_t n,
   } else {
     Value row = e.add(e.mul(o, nb), g0);
     Value col = segs.col(e, c0);
-    Value offset = e.add(e.mul(row, rowN), col);
-    Value gap = e.sub(e.idx(rowN), cols);
-    copy(offset, blockRows, cols, C, gap);
+    Value offset = e.mul(e.add(e.mul(row, rowN), col), scaleBytes);
+    Value gap = e.mul(e.sub(e.idx(rowN), cols), scaleBytes);
+    copy(offset, blockRows, e.mul(cols, scaleBytes), C * scaleBytes, gap);
   }
 }
 
@@ -387,8 +388,25 @@ void writeColumnScales(Emitter &e, const Plan &p, const Segments &segs,
     swizzled = e.min(e.idx(p.tileCols), e.sub(e.idx(roundUp(p.n, 128)), c0));
   Value g0 = e.mul(rowTile, p.groups);
   copyColumnScales(e, /*write=*/true, p.m, p.n, p.block, p.groups, p.tileCols,
-                   p.pairs, p.swizzle, segs, scalesGM, scalesUB, slotsUB, o, g0,
-                   blockRows, c0, cols, swizzled);
+                   p.pairs, p.swizzle, scaleElementBytes(p.f32.has_value()),
+                   segs, scalesGM, scalesUB, slotsUB, o, g0, blockRows, c0,
+                   cols, swizzled);
+}
+
+void packColumnScales(Emitter &e, const Plan &p, Value scalesUB, Value slotsUB,
+                      Value s, Value t, Value t2, Value slotOffsets, int64_t G,
+                      int64_t C) {
+  MLIRContext *ctx = e.b.getContext();
+  Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  if (p.f32)
+    e.unary(UnaryKind::copy, scalesUB, s, u32, G * C);
+  else if (p.pairs)
+    joinColumnPairs(e, scalesUB, s, t2, G, C);
+  else if (p.swizzle)
+    gatherColumnSlots(e, slotsUB, t2, s, t, slotOffsets, G, C);
+  else
+    e.cast(scalesUB, u8, s, u32, RoundMode::none, false, G * C);
 }
 
 void readColumnScales(Emitter &e, const DequantizePlan &p, const Segments &segs,
@@ -398,8 +416,8 @@ void readColumnScales(Emitter &e, const DequantizePlan &p, const Segments &segs,
   Value blockRows =
       e.min(e.idx(p.groups), e.sub(e.idx(ceilDiv(p.m, p.block)), g0));
   copyColumnScales(e, /*write=*/false, p.m, p.n, p.block, p.groups, p.tileCols,
-                   p.pairs, p.swizzle, segs, scalesGM, scalesUB, slotsUB, o, g0,
-                   blockRows, c0, cols, cols);
+                   p.pairs, p.swizzle, scaleElementBytes(p.f32), segs, scalesGM,
+                   scalesUB, slotsUB, o, g0, blockRows, c0, cols, cols);
 }
 
 } // namespace mxq::vtile::lowering

@@ -168,7 +168,7 @@ int64_t columnBytes(const Plan &p, int64_t g, int64_t c, bool dbl,
   bytes += needsQ(p) ? roundUp(n * qLaneBytes(p), 32) : 0; // Q
   bytes += scratch.bytes(n); // W, lane mask
   bytes += depth * roundUp(n * p.codeBits / 8, 32); // codes
-  bytes += depth * roundUp(nb, 32);                 // scale bytes
+  bytes += depth * roundUp(nb * scaleElementBytes(p.f32.has_value()), 32);
   bytes += (7 + extraBlockSlots(blockPolicyOf(p))) * roundUp(nb, 256) * 4 +
            roundUp(nb, 256) / 8;
   if (p.swizzle) // burst slots (a scale word each), the gather offsets

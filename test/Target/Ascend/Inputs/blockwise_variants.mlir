@@ -75,3 +75,43 @@ func.func @dequant_e4m3_bf16_b64_rank3(%q: tensor<?x?x?xf8E4M3FN>, %s: tensor<?x
       : tensor<?x?x?xf8E4M3FN>, tensor<?x?x?xf32> -> tensor<?x?x?xbf16>
   return %y : tensor<?x?x?xbf16>
 }
+
+// Along a non-last axis (TE's columnwise blocks, DeepGEMM's
+// per_channel_cast_to_fp8): the column kernels.
+func.func @encode_pow2_axis0_bf16_b128(%x: tensor<?x?xbf16>) -> (tensor<?x?xf8E4M3FN>, tensor<?x?xf32>) {
+  %q, %s = mxq.quantize %x axis = 0 block = 128 scale = encode pow2
+      : tensor<?x?xbf16> -> tensor<?x?xf8E4M3FN>, tensor<?x?xf32>
+  return %q, %s : tensor<?x?xf8E4M3FN>, tensor<?x?xf32>
+}
+
+func.func @decode_exact_axis0_f32_b32(%x: tensor<?x?xf32>) -> (tensor<?x?xf8E5M2>, tensor<?x?xf32>) {
+  %q, %s = mxq.quantize %x axis = 0 block = 32 scale = decode
+      amax_floor = 1.0e-04
+      : tensor<?x?xf32> -> tensor<?x?xf8E5M2>, tensor<?x?xf32>
+  return %q, %s : tensor<?x?xf8E5M2>, tensor<?x?xf32>
+}
+
+func.func @decode_reciprocal_axis1_rank3_f16_b64(%x: tensor<?x?x?xf16>) -> (tensor<?x?x?xf8E4M3FN>, tensor<?x?x?xf32>) {
+  %q, %s = mxq.quantize %x axis = 1 block = 64 scale = decode
+      pow2 division = reciprocal
+      : tensor<?x?x?xf16> -> tensor<?x?x?xf8E4M3FN>, tensor<?x?x?xf32>
+  return %q, %s : tensor<?x?x?xf8E4M3FN>, tensor<?x?x?xf32>
+}
+
+func.func @decode_axis0_long_bf16_b1024(%x: tensor<?x?xbf16>) -> (tensor<?x?xf8E4M3FN>, tensor<?x?xf32>) {
+  %q, %s = mxq.quantize %x axis = 0 block = 1024 scale = decode
+      : tensor<?x?xbf16> -> tensor<?x?xf8E4M3FN>, tensor<?x?xf32>
+  return %q, %s : tensor<?x?xf8E4M3FN>, tensor<?x?xf32>
+}
+
+func.func @dequant_axis0_e4m3_bf16_b128(%q: tensor<?x?xf8E4M3FN>, %s: tensor<?x?xf32>) -> tensor<?x?xbf16> {
+  %y = mxq.dequantize %q, %s axis = 0 block = 128
+      : tensor<?x?xf8E4M3FN>, tensor<?x?xf32> -> tensor<?x?xbf16>
+  return %y : tensor<?x?xbf16>
+}
+
+func.func @dequant_axis0_long_e5m2_f32_b1024(%q: tensor<?x?xf8E5M2>, %s: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %y = mxq.dequantize %q, %s axis = 0 block = 1024
+      : tensor<?x?xf8E5M2>, tensor<?x?xf32> -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
