@@ -23,6 +23,8 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "llvm/Support/Regex.h"
+
 #include <chrono>
 #include <random>
 
@@ -37,6 +39,10 @@ static cl::opt<bool> quick("quick",
                            cl::desc("only the default and single-buffered "
                                     "configurations"),
                            cl::cat(category));
+static cl::opt<std::string> only(
+    "kernel", cl::init(""),
+    cl::desc("only the kernels whose name matches this regular expression"),
+    cl::cat(category));
 static cl::list<std::string> chips("chip",
                                    cl::desc("chip models (default 950pr, "
                                             "950dt)"),
@@ -104,8 +110,23 @@ std::vector<Kernel> kernels(int64_t n) {
       "xf8E4M3FN>, " + swizzled + "\n  return %a, %b, %c, %d : " + t +
       "xf8E4M3FN>, " + swizzled + ", " + t + "xf8E4M3FN>, " + swizzled +
       "\n}\n";
+  // Blockwise FP8 (DeepSeek's act_quant): an fp32 scale per 1 x 128.
+  std::string nb128 = std::to_string((n + 127) / 128);
+  std::string bwScales = "tensor<" + s + "x" + nb128 + "xf32>";
+  auto blockwise = [&](const char *words) {
+    return "func.func @f(%x: " + t + "xbf16>) -> (" + t + "xf8E4M3FN>, " +
+           bwScales +
+           ") {\n  %q, %s = mxq.quantize %x axis = 1 block = 128 scale = "
+           "decode amax_floor = 1.0e-04" +
+           words + " : " + t + "xbf16> -> " + t + "xf8E4M3FN>, " + bwScales +
+           "\n  return %q, %s : " + t + "xf8E4M3FN>, " + bwScales + "\n}\n";
+  };
   return {
       {"MXFP8 quantize (e4m3)", quantize("f8E4M3FN"), elems + blocks},
+      {"blockwise FP8 (1 x 128, f32 scales, DeepSeek)", blockwise(""),
+       elems + double(n) * ((n + 127) / 128) * 4},
+      {"blockwise FP8 ue8m0 (pow2 scales, DeepSeek scale_fmt)",
+       blockwise(" pow2"), elems + double(n) * ((n + 127) / 128) * 4},
       {"FP4 quantize (e2m1)", quantize("f4E2M1FN"), elems / 2 + blocks},
       {"two-level FP4 (CANN dual-level)", twoLevel,
        elems / 2 + blocks + double(n) * ((n + 511) / 512) * 4},
@@ -177,7 +198,10 @@ int main(int argc, char **argv) {
       llvm::errs() << "mxq-ascend-bench: error: --chip: " << error << "\n";
       return 1;
     }
+    llvm::Regex keep(only);
     for (const Kernel &k : kernels(n)) {
+      if (!only.empty() && !keep.match(k.name))
+        continue;
       // The bound reads the input once (a fused kernel's), whatever the
       // kernel does.
       double readBytes = double(n) * n * 2;

@@ -120,6 +120,19 @@ const Case kCases[] = {
      "%q, %s = mxq.quantize %x axis = 1 block = 16 scale = encode : "
      "tensor<?x?xbf16> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf8E4M3FN>\n"
      "return %q, %s : tensor<?x?xf4E2M1FN>, tensor<?x?xf8E4M3FN>"},
+    // Blockwise FP8 (DeepSeek's act_quant, 1 x 128): x / s per element;
+    // with pow2 (scale_fmt "ue8m0") x * (1/s), the same f32
+    // (f32ScaleDivides).
+    {"blockwise FP8 (DeepSeek, divide), bf16 in", "bf16",
+     "%q, %s = mxq.quantize %x axis = 1 block = 128 scale = decode "
+     "amax_floor = 1.0e-04 : tensor<?x?xbf16> -> tensor<?x?xf8E4M3FN>, "
+     "tensor<?x?xf32>\n"
+     "return %q, %s : tensor<?x?xf8E4M3FN>, tensor<?x?xf32>"},
+    {"blockwise FP8 ue8m0 (DeepSeek pow2, multiply), bf16 in", "bf16",
+     "%q, %s = mxq.quantize %x axis = 1 block = 128 scale = decode "
+     "amax_floor = 1.0e-04 pow2 : tensor<?x?xbf16> -> "
+     "tensor<?x?xf8E4M3FN>, tensor<?x?xf32>\n"
+     "return %q, %s : tensor<?x?xf8E4M3FN>, tensor<?x?xf32>"},
 };
 
 std::string moduleText(const Case &c) {

@@ -574,8 +574,7 @@ std::pair<Value, Value> f32BlockScale(OpBuilder &b, Location loc, Value amax,
 
 Value f32Scaled(OpBuilder &b, Location loc, Value x, Value factor,
                 const F32ScaleRule &rule) {
-  if (rule.algorithm == ScaleAlgorithm::Decode &&
-      rule.division == Division::Exact)
+  if (f32ScaleDivides(rule))
     return arith::DivFOp::create(b, loc, x, factor);
   return arith::MulFOp::create(b, loc, x, factor);
 }

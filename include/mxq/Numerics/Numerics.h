@@ -143,7 +143,8 @@ std::pair<mlir::Value, mlir::Value> f32BlockScale(mlir::OpBuilder &b,
                                                   mlir::Location loc,
                                                   mlir::Value amax,
                                                   const F32ScaleRule &rule);
-/// ref: f32Scaled: x divided by (Decode, Exact) or times `factor`.
+/// ref: f32Scaled: x divided by `factor` where f32ScaleDivides (decode,
+/// exact division, no pow2), else times it (the same f32 under pow2).
 mlir::Value f32Scaled(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                       mlir::Value factor, const F32ScaleRule &rule);
 

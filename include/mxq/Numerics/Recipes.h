@@ -206,7 +206,7 @@ f32BlockScale(D &i, typename D::V amax, const F32ScaleRule &rule) {
     e = i.minu(i.maxs(e, i.c(1)), i.c(kScaleMax));
     s = i.shl(e, i.c(23));
   }
-  return {s, exact ? s : i.divF(f(1.0f), s)};
+  return {s, f32ScaleDivides(rule) ? s : i.divF(f(1.0f), s)};
 }
 
 } // namespace mxq::recipes

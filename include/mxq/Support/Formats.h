@@ -78,6 +78,18 @@ struct F32ScaleRule {
   SourceType source; ///< the input's type
 };
 
+/// Whether the elements of a block are divided by its factor (the stored
+/// scale: decode with exact division) rather than multiplied by it. Under
+/// `pow2` the scale is 2^k with k in [-126, 127], whose reciprocal 2^-k is
+/// exact (2^-127 a subnormal), and x * 2^-k is the same real number as
+/// x / 2^k, so correctly rounded it is the same f32: the factor is then the
+/// reciprocal and the elements multiply (a division costs several
+/// multiplies on every target).
+inline bool f32ScaleDivides(const F32ScaleRule &r) {
+  return r.algorithm == ScaleAlgorithm::Decode &&
+         r.division == Division::Exact && !r.pow2;
+}
+
 struct FormatInfo {
   const char *name;  ///< MLIR spelling of the type.
   unsigned bits;     ///< Storage bits of one code (sign included).

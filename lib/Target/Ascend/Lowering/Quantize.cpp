@@ -782,10 +782,7 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
 }
 
 BinaryKind elementKind(const Plan &p) {
-  return p.f32 && p.f32->algorithm == ScaleAlgorithm::Decode &&
-                 p.f32->division == Division::Exact
-             ? BinaryKind::div
-             : BinaryKind::mul;
+  return p.f32 && f32ScaleDivides(*p.f32) ? BinaryKind::div : BinaryKind::mul;
 }
 
 BlockPolicy blockPolicyOf(const Plan &p) {
