@@ -412,3 +412,106 @@ TEST_F(NumericsJit, BF16RoundingOfEveryHalfPatternAndNeighbours) {
     EXPECT_EQ(mismatches, 0u);
   }
 }
+
+/// The shared stored-scale recipe (recipes::f32BlockScale through
+/// num::f32BlockScale) against the reference on every E8M0 boundary amax,
+/// for every rule the verifier accepts: the stored scale bit for bit, and
+/// the factor bit for bit where the elements are divided by it
+/// (f32ScaleDivides) or multiplied by the same value; under pow2 with
+/// exact division the reference divides by s and the targets multiply by
+/// 1/s, so the factor is checked as exactly that reciprocal.
+TEST_F(NumericsJit, F32BlockScalesOfEveryBoundary) {
+  std::vector<float> inputs = scaleBoundaries();
+  size_t rules = 0;
+  for (ScaleAlgorithm a : {ScaleAlgorithm::Encode, ScaleAlgorithm::Decode})
+    for (ElementFormat f : {ElementFormat::E4M3FN, ElementFormat::E5M2})
+      for (float floor : {0.0f, 1.0e-4f})
+        for (bool pow2 : {false, true})
+          for (Division d : {Division::Exact, Division::Reciprocal})
+            for (SourceType src :
+                 {SourceType::F32, SourceType::BF16, SourceType::F16}) {
+              if (d == Division::Reciprocal && a != ScaleAlgorithm::Decode)
+                continue; // the verifier refuses it (C11)
+              F32ScaleRule rule{a, f, floor, pow2, d, src};
+              ref::QuantizeOptions o;
+              o.f32Scales = true;
+              o.algorithm = a;
+              o.format = f;
+              o.amaxFloor = floor;
+              o.pow2 = pow2;
+              o.division = d;
+              o.source = src;
+              ++rules;
+              for (bool factor : {false, true}) {
+                std::vector<uint32_t> got = run(
+                    [&](OpBuilder &b, Location l, Value x) -> Value {
+                      auto [stored, fac] = num::f32BlockScale(b, l, x, rule);
+                      if (!factor)
+                        return stored;
+                      return arith::BitcastOp::create(b, l, stored.getType(),
+                                                      fac);
+                    },
+                    true, inputs);
+                size_t mismatches = 0;
+                for (size_t i = 0; i < inputs.size(); ++i) {
+                  ref::F32BlockScale want = ref::f32BlockScale(inputs[i], o);
+                  float w = want.stored;
+                  if (factor)
+                    w = f32ScaleDivides(rule) || a == ScaleAlgorithm::Encode ||
+                                d == Division::Reciprocal
+                            ? want.factor
+                            : 1.0f / want.factor;
+                  uint32_t wb = ref::bitsOf(w);
+                  bool same = got[i] == wb ||
+                              (std::isnan(w) && got[i] == 0x7FC00000u);
+                  if (!same && mismatches++ < 3)
+                    ADD_FAILURE() << (factor ? "factor" : "stored")
+                                  << " algorithm " << int(a) << " "
+                                  << formatInfo(f).name << " floor " << floor
+                                  << " pow2 " << pow2 << " division "
+                                  << int(d) << " source " << int(src)
+                                  << " amax bits " << std::hex
+                                  << ref::bitsOf(inputs[i]) << ": got "
+                                  << got[i] << ", reference " << wb;
+                }
+                EXPECT_EQ(mismatches, 0u);
+              }
+            }
+  EXPECT_EQ(rules, 72u);
+}
+
+/// Why a pow2 scale may multiply (f32ScaleDivides): for every scale 2^k
+/// the pow2 rule gives (k in [-126, 127]) and every bf16 and f16 value
+/// (NaNs, infinities and subnormals among them) plus f32 patterns, x /
+/// 2^k and x * 2^-k are the same f32.
+TEST(F32ScaleDivides, DividingByAPowerOfTwoIsMultiplyingByItsReciprocal) {
+  std::vector<float> xs = allSixteenBitValues();
+  uint32_t state = 7;
+  for (int i = 0; i < 100000; ++i) {
+    state = state * 1664525u + 1013904223u;
+    xs.push_back(ref::fromBits(state));
+  }
+  size_t mismatches = 0;
+  for (int k = -126; k <= 127; ++k) {
+    float s = std::ldexp(1.0f, k), r = 1.0f / s;
+    ASSERT_EQ(r, std::ldexp(1.0f, -k)); // exact, 2^-127 included
+    for (float x : xs) {
+      float q = x / s, p = x * r;
+      if (ref::bitsOf(q) != ref::bitsOf(p) && !(std::isnan(q) && std::isnan(p)))
+        if (mismatches++ < 3)
+          ADD_FAILURE() << "k " << k << " x bits " << std::hex
+                        << ref::bitsOf(x);
+    }
+  }
+  EXPECT_EQ(mismatches, 0u);
+  // The rule itself: only decode with exact division and no pow2 divides.
+  EXPECT_TRUE(f32ScaleDivides({ScaleAlgorithm::Decode, ElementFormat::E4M3FN,
+                               0.0f, false, Division::Exact,
+                               SourceType::F32}));
+  EXPECT_FALSE(f32ScaleDivides({ScaleAlgorithm::Decode, ElementFormat::E4M3FN,
+                                0.0f, true, Division::Exact,
+                                SourceType::F32}));
+  EXPECT_FALSE(f32ScaleDivides({ScaleAlgorithm::Encode, ElementFormat::E4M3FN,
+                                0.0f, false, Division::Exact,
+                                SourceType::F32}));
+}
