@@ -220,7 +220,7 @@ void emitDequantize(func::FuncOp func, const Chip &chip,
 
   int64_t codeSize = roundUp(N * p.codeBits / 8, 32);
   Value codeBuf = e.buffer(depth * codeSize);
-  const int64_t scaleBytes = p.f32 ? 4 : 1;
+  const int64_t scaleBytes = scaleElementBytes(p.f32);
   const int64_t scaleRowPitch = scaleRowBytes(nbr, p.f32);
   int64_t scaleSize = T * scaleRowPitch;
   Value scaleBuf = e.buffer(depth * scaleSize);

@@ -427,7 +427,7 @@ void emitKernel(func::FuncOp func, const Chip &chip, const Plan &p,
   const BlockPolicy policy = blockPolicyOf(p);
   // Blockwise FP8: 4-byte scales; decode with exact division divides the
   // elements by the block's scale (ref: f32Scaled).
-  const int64_t scaleBytes = p.f32 ? 4 : 1;
+  const int64_t scaleBytes = scaleElementBytes(p.f32.has_value());
   auto rounding = dual ? dual.getRounding() : op.getRounding();
   bool productBF16 = p.productBF16;
 
